@@ -1,0 +1,271 @@
+// core/gemm.cpp: oneDNN matmul behind one wrapper (see gemm.h for the contract).
+#include "core/gemm.h"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "core/parallel.h"
+
+#ifndef ORDO_REAL_DOUBLE
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+
+namespace ordo {
+namespace {
+
+void check_args(const GemmArgs& g) {
+  ORDO_CHECK(g.M >= 0 && g.N >= 0 && g.K >= 0 && g.batch >= 1, "gemm: bad sizes M=", g.M,
+             " N=", g.N, " K=", g.K, " batch=", g.batch);
+}
+
+// Element (i, k) of op(A) and (k, j) of op(B) for one batch entry.
+inline int64_t index_a(const GemmArgs& g, int64_t i, int64_t k) {
+  return g.trans_a ? k * g.M + i : i * g.K + k;
+}
+inline int64_t index_b(const GemmArgs& g, int64_t k, int64_t j) {
+  return g.trans_b ? j * g.K + k : k * g.N + j;
+}
+
+// Rows [r0, r1) of every batch entry, by plain loops with a double accumulator.
+void gemm_loops(const GemmArgs& g, const Real* a, const Real* b, Real* c, int64_t bi,
+                int64_t r0, int64_t r1) {
+  const Real* A = a + bi * g.stride_a;
+  const Real* B = b + bi * g.stride_b;
+  Real* C = c + bi * g.stride_c;
+  for (int64_t i = r0; i < r1; ++i)
+    for (int64_t j = 0; j < g.N; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < g.K; ++k)
+        s += static_cast<double>(A[index_a(g, i, k)]) * static_cast<double>(B[index_b(g, k, j)]);
+      s *= static_cast<double>(g.alpha);
+      Real& out = C[i * g.N + j];
+      out = static_cast<Real>(g.accumulate ? static_cast<double>(out) + s : s);
+    }
+}
+
+}  // namespace
+
+void gemm_reference(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
+  check_args(g);
+  for (int64_t bi = 0; bi < g.batch; ++bi) gemm_loops(g, a, b, c, bi, 0, g.M);
+}
+
+#ifdef ORDO_REAL_DOUBLE
+
+void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
+  check_args(g);
+  parallel_for(g.batch * g.M, g.N * g.K + 1, [&](int64_t r) {
+    gemm_loops(g, a, b, c, r / g.M, r % g.M, r % g.M + 1);
+  });
+}
+
+double measure_sgemm_peak(int64_t, int) { fail("measure_sgemm_peak: not available in the float64 build"); }
+
+#else  // float32 on oneDNN
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// One oneDNN matmul: [batch] (m, k) x (k, n) with leading dimensions lda, ldb, ldc.
+struct Key {
+  int64_t batch, m, n, k, lda, ldb, ldc;
+  bool ta, tb, acc, b_broadcast;
+  float alpha;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    size_t h = 1469598103934665603ull;
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    for (int64_t v : {k.batch, k.m, k.n, k.k, k.lda, k.ldb, k.ldc}) mix(static_cast<uint64_t>(v));
+    mix(k.ta | (k.tb << 1) | (k.acc << 2) | (k.b_broadcast << 3));
+    uint32_t bits;
+    std::memcpy(&bits, &k.alpha, sizeof bits);
+    mix(bits);
+    return h;
+  }
+};
+
+struct Prim {
+  dnnl::matmul matmul;
+  memory::desc a_md, b_md, c_md, scratch_md;
+};
+
+class PrimitiveCache {
+ public:
+  const Prim& get(const Key& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    return cache_.emplace(key, make(key)).first->second;
+  }
+
+ private:
+  static Prim make(const Key& k) {
+    // Row-major strides; a transposed operand swaps its two inner strides.
+    memory::dims a_dims{k.batch, k.m, k.k}, b_dims{k.b_broadcast ? 1 : k.batch, k.k, k.n},
+        c_dims{k.batch, k.m, k.n};
+    // The batch stride is one matrix's span (the wrapper passes dense batches).
+    memory::dims a_strides = k.ta ? memory::dims{k.k * k.lda, 1, k.lda}
+                                  : memory::dims{k.m * k.lda, k.lda, 1};
+    memory::dims b_strides = k.tb ? memory::dims{k.n * k.ldb, 1, k.ldb}
+                                  : memory::dims{k.k * k.ldb, k.ldb, 1};
+    memory::dims c_strides{k.m * k.ldc, k.ldc, 1};
+    memory::desc a_md(a_dims, memory::data_type::f32, a_strides);
+    memory::desc b_md(b_dims, memory::data_type::f32, b_strides);
+    memory::desc c_md(c_dims, memory::data_type::f32, c_strides);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (k.alpha != 1.0f) attr.set_output_scales(0, {k.alpha});
+    if (k.acc) {
+      dnnl::post_ops ops;
+      ops.append_sum(1.0f);
+      attr.set_post_ops(ops);
+    }
+    dnnl::matmul::desc desc(a_md, b_md, c_md);
+    dnnl::matmul::primitive_desc pd(desc, attr, cpu_engine());
+    return Prim{dnnl::matmul(pd), a_md, b_md, c_md, pd.scratchpad_desc()};
+  }
+  std::mutex mutex_;
+  std::unordered_map<Key, Prim, KeyHash> cache_;
+};
+
+PrimitiveCache& primitive_cache() {
+  static PrimitiveCache* cache = new PrimitiveCache();
+  return *cache;
+}
+
+void run(const Prim& p, const float* a, const float* b, float* c) {
+  thread_local dnnl::stream stream(cpu_engine());
+  auto& eng = cpu_engine();
+  memory am(p.a_md, eng, const_cast<float*>(a));
+  memory bm(p.b_md, eng, const_cast<float*>(b));
+  memory cm(p.c_md, eng, c);
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  std::shared_ptr<void> scratch;
+  if (size_t bytes = p.scratch_md.get_size(); bytes > 0) {
+    scratch = pool_allocate(bytes);
+    args.emplace(DNNL_ARG_SCRATCHPAD, memory(p.scratch_md, eng, scratch.get()));
+  }
+  p.matmul.execute(stream, args);
+  stream.wait();
+}
+
+// Row blocks and reduction chunks depend on the shape only.
+int64_t row_block(int64_t m) { return std::max<int64_t>(32, (((m + 7) / 8) + 7) / 8 * 8); }
+constexpr int64_t kChunkK = 1024;
+bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 8 * std::max(g.M, g.N); }
+
+}  // namespace
+
+void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
+  check_args(g);
+  if (g.M == 0 || g.N == 0) return;
+  if (g.K == 0) {
+    if (!g.accumulate)
+      for (int64_t bi = 0; bi < g.batch; ++bi) std::fill(c + bi * g.stride_c, c + bi * g.stride_c + g.M * g.N, 0.0f);
+    return;
+  }
+  const int64_t lda = g.trans_a ? g.M : g.K, ldb = g.trans_b ? g.K : g.N, ldc = g.N;
+  auto key = [&](int64_t batch, int64_t m, int64_t k, bool acc, bool b_broadcast) {
+    // When A is transposed its leading dimension is the full M even for a row block.
+    return Key{batch, m, g.N, k, lda, ldb, ldc, g.trans_a, g.trans_b, acc, b_broadcast, g.alpha};
+  };
+  auto& cache = primitive_cache();
+
+  if (g.batch > 1) {
+    // Batched: groups of consecutive entries, one oneDNN batched call per group.
+    ORDO_CHECK(g.stride_a != 0, "gemm: a batched A must have a non-zero stride");
+    const bool b_broadcast = g.stride_b == 0;
+    const int64_t per = (g.batch + 7) / 8;  // at most 8 groups
+    const int64_t groups = (g.batch + per - 1) / per;
+    const int64_t last = g.batch - per * (groups - 1);
+    const Prim& full = cache.get(key(per, g.M, g.K, g.accumulate, b_broadcast));
+    const Prim& tail = cache.get(key(last, g.M, g.K, g.accumulate, b_broadcast));
+    // Batched oneDNN needs dense batch strides equal to what the descriptor says.
+    ORDO_CHECK(g.stride_a == g.M * g.K && (b_broadcast || g.stride_b == g.K * g.N) &&
+                   g.stride_c == g.M * g.N,
+               "gemm: batched operands must be densely packed");
+#pragma omp parallel for schedule(static)
+    for (int64_t gi = 0; gi < groups; ++gi) {
+      const int64_t b0 = gi * per;
+      run(gi == groups - 1 ? tail : full, a + b0 * g.stride_a, b + (b_broadcast ? 0 : b0 * g.stride_b),
+          c + b0 * g.stride_c);
+    }
+    return;
+  }
+
+  if (split_k(g)) {
+    // A long reduction: fixed chunks of K into partial products, summed in chunk order.
+    const int64_t chunks = (g.K + kChunkK - 1) / kChunkK;
+    const int64_t last_k = g.K - kChunkK * (chunks - 1);
+    const Prim& full = cache.get(key(1, g.M, kChunkK, false, false));
+    const Prim& tail = cache.get(key(1, g.M, last_k, false, false));
+    Tensor partial = Tensor::empty(Shape{chunks, g.M, g.N});
+    Real* pp = partial.data();
+#pragma omp parallel for schedule(static)
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+      const int64_t k0 = ci * kChunkK;
+      const float* a0 = g.trans_a ? a + k0 * lda : a + k0;
+      const float* b0 = g.trans_b ? b + k0 : b + k0 * ldb;
+      run(ci == chunks - 1 ? tail : full, a0, b0, pp + ci * g.M * g.N);
+    }
+    const int64_t mn = g.M * g.N;
+    parallel_for((mn + 255) / 256, 256 * chunks, [&](int64_t blk) {
+      const int64_t e0 = blk * 256, e1 = std::min(mn, e0 + 256);
+      for (int64_t e = e0; e < e1; ++e) {
+        float s = g.accumulate ? c[e] : 0.0f;
+        for (int64_t ci = 0; ci < chunks; ++ci) s += pp[ci * mn + e];
+        c[e] = s;
+      }
+    });
+    return;
+  }
+
+  // Row blocks of C: each block one single-threaded call.
+  const int64_t mb = std::min(g.M, row_block(g.M));
+  const int64_t blocks = (g.M + mb - 1) / mb;
+  const int64_t last_m = g.M - mb * (blocks - 1);
+  const Prim& full = cache.get(key(1, mb, g.K, g.accumulate, false));
+  const Prim& tail = cache.get(key(1, last_m, g.K, g.accumulate, false));
+#pragma omp parallel for schedule(static)
+  for (int64_t bi = 0; bi < blocks; ++bi) {
+    const int64_t m0 = bi * mb;
+    const float* a0 = g.trans_a ? a + m0 : a + m0 * lda;
+    run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc);
+  }
+}
+
+double measure_sgemm_peak(int64_t n, int repeats) {
+  std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n);
+  memory::desc md({n, n}, memory::data_type::f32, tag::ab);
+  dnnl::matmul::desc desc(md, md, md);
+  dnnl::matmul::primitive_desc pd(desc, cpu_engine());
+  dnnl::matmul mm(pd);
+  dnnl::stream stream(cpu_engine());
+  memory am(md, cpu_engine(), a.data()), bm(md, cpu_engine(), b.data()), cm(md, cpu_engine(), c.data());
+  double best = 0;
+  for (int r = 0; r <= repeats; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    mm.execute(stream, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}});
+    stream.wait();
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) best = std::max(best, 2.0 * n * n * n / s / 1e9);
+  }
+  return best;
+}
+
+#endif
+
+}  // namespace ordo

@@ -1,0 +1,40 @@
+// core/gemm.h: the one matrix-multiply entry point of ordo.
+//
+//   C = alpha * op(A) op(B) + (accumulate ? C : 0)       op(X) = X or X^T
+//
+// All buffers are row-major and contiguous; a transpose is expressed by strides, never by
+// a copy. Batched: `batch` independent products with the given element strides between
+// consecutive A, B and C matrices (a stride of 0 broadcasts one matrix to the whole batch).
+//
+// float32 runs on oneDNN matmul primitives, created once per shape and cached. The work
+// is split into blocks chosen from the shape alone (never from the thread count), each
+// block is one single-threaded oneDNN call inside an OpenMP loop, and long reductions are
+// cut into fixed chunks summed in a fixed order. So the result is bit-identical for any
+// OMP_NUM_THREADS. The float64 reference build uses plain loops.
+#pragma once
+
+#include <cstdint>
+
+#include "core/tensor.h"
+
+namespace ordo {
+
+struct GemmArgs {
+  int64_t M = 0, N = 0, K = 0;
+  bool trans_a = false, trans_b = false;
+  Real alpha = 1;
+  bool accumulate = false;
+  int64_t batch = 1;
+  int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // elements between batch entries
+};
+
+void gemm(const GemmArgs& args, const Real* a, const Real* b, Real* c);
+
+// The same product as a triple loop in double precision: the test reference.
+void gemm_reference(const GemmArgs& args, const Real* a, const Real* b, Real* c);
+
+// oneDNN's own multithreaded sgemm on (n, n) x (n, n), timed `repeats` times after one
+// warm-up; returns the best GFLOP/s. The machine's peak for `ordo bench`.
+double measure_sgemm_peak(int64_t n, int repeats);
+
+}  // namespace ordo

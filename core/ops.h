@@ -1,0 +1,98 @@
+// core/ops.h: every differentiable op of ordo.
+//
+// Each op is a free function `Var op(Tape&, inputs...)`: it computes its output, pushes it
+// on the tape with a closure that adds the input gradients, and returns the new Var. The
+// forward, the state it saves and the backward live together in one file under core/ops/.
+// Shape errors name the op and both shapes. Every op is checked against central finite
+// differences (tests/gradcheck/) and gives bit-identical results for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/tape.h"
+#include "core/tensor.h"
+
+namespace ordo {
+
+// ---- elementwise, with NumPy broadcasting (core/ops/elementwise.cpp) -------------------
+// Shapes are aligned on their last axes; a dimension of 1 (or a missing leading one)
+// stretches. The gradient of a broadcast input is summed over the stretched axes.
+Var add(Tape& t, Var a, Var b);
+Var sub(Tape& t, Var a, Var b);
+Var mul(Tape& t, Var a, Var b);
+Var div(Tape& t, Var a, Var b);
+Var scale(Tape& t, Var a, Real s);  // s * a
+Shape broadcast_shape(const char* op, const Shape& a, const Shape& b);
+
+// ---- matrix products (core/ops/matmul.cpp) ---------------------------------------------
+// 2-D: (M, K) x (K, N) -> (M, N). Batched: (..., M, K) x (..., K, N) with equal leading
+// dims, or a 2-D b shared by the whole batch. trans_a / trans_b transpose the last two
+// axes of a / b (by strides, no copy).
+Var matmul(Tape& t, Var a, Var b, bool trans_a = false, bool trans_b = false);
+
+// ---- reductions (core/ops/reduce.cpp) --------------------------------------------------
+Var sum(Tape& t, Var a);        // all elements -> scalar
+Var mean(Tape& t, Var a);       // all elements -> scalar
+Var sum_last(Tape& t, Var a);   // (..., n) -> (...)
+Var mean_last(Tape& t, Var a);  // (..., n) -> (...)
+
+// ---- unary (core/ops/unary.cpp) --------------------------------------------------------
+Var exp(Tape& t, Var a);
+Var log(Tape& t, Var a);
+Var tanh(Tape& t, Var a);
+Var relu(Tape& t, Var a);
+// GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+Var gelu(Tape& t, Var a);
+
+// ---- softmax family (core/ops/softmax.cpp) ---------------------------------------------
+// Softmax over the last axis of (x + mask). `mask` is a constant additive mask that
+// broadcasts to x (entries 0 or -inf); a row whose entries are all -inf yields zeros,
+// never NaN. Saves its output, not its input.
+Var softmax(Tape& t, Var x, const std::optional<Tensor>& mask = std::nullopt);
+Var log_softmax(Tape& t, Var x);
+
+// ---- loss (core/ops/cross_entropy.cpp) -------------------------------------------------
+// logits (N, C), targets (N) in [0, C), score (N) of 0/1 weights: the mean of
+// -log softmax(logits)[target] over the scored rows (0 when no row is scored). Unscored
+// rows contribute nothing to the loss or the gradient; their targets are not read.
+Var cross_entropy(Tape& t, Var logits, const TensorI32& targets, const Tensor& score);
+
+// ---- normalisation (core/ops/layernorm.cpp) --------------------------------------------
+// Over the last axis: (x - mean) / sqrt(var + eps) * gamma + beta, gamma/beta of shape (d).
+Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps = 1e-5);
+
+// ---- lookup (core/ops/embedding.cpp) ---------------------------------------------------
+// table (V, d), ids (...) -> (..., d). The backward scatter-adds into the table rows.
+// An id outside [0, V) is an error naming the id and V.
+Var embedding(Tape& t, Var table, const TensorI32& ids);
+
+// ---- shape (core/ops/shape.cpp) --------------------------------------------------------
+Var reshape(Tape& t, Var a, const Shape& shape);           // same element count, no copy
+Var permute(Tape& t, Var a, const std::vector<int>& axes);  // out.dim(i) = a.dim(axes[i])
+Var transpose(Tape& t, Var a, int axis0, int axis1);
+Var concat(Tape& t, const std::vector<Var>& parts, int axis);
+Var slice(Tape& t, Var a, int axis, int64_t start, int64_t end);  // [start, end) on axis
+
+// ---- regularisation (core/ops/dropout.cpp) ---------------------------------------------
+// Zeroes each element with probability p and scales survivors by 1/(1-p). The mask is a
+// pure function of (seed, stream, element index): the same for any thread count.
+Var dropout(Tape& t, Var a, Real p, uint64_t seed, uint64_t stream);
+
+}  // namespace ordo
+
+namespace ordo {
+
+// ---- positional ops (core/ops/positional.cpp) ------------------------------------------
+// Rotates interleaved pairs (2i, 2i+1) of the last axis of x (..., L, D) by per-position
+// angles: out = (x0 cos - x1 sin, x0 sin + x1 cos), with cos/sin of shape (L, D/2) (or
+// (B, L, D/2) when x is (B, ..., L, D) and angles differ per sequence: not needed yet).
+// The backward rotates by the opposite angle.
+Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin);
+
+// Expands a relative (Toeplitz) bias rel (H, Lq + Lk - 1) into (H, Lq, Lk) with
+// out[h, t, u] = rel[h, (u - t) + Lq - 1]. The backward sums each diagonal.
+Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
+
+}  // namespace ordo

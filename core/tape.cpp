@@ -1,0 +1,121 @@
+// core/tape.cpp: the Wengert list.
+#include "core/tape.h"
+
+#include <atomic>
+#include <cmath>
+
+namespace ordo {
+
+Parameter::Parameter(std::string n, Tensor v)
+    : name(std::move(n)), value(std::move(v)), grad(Tensor::zeros(value.shape())) {}
+
+Tape::Tape() {
+  static std::atomic<uint32_t> next_epoch{1};  // distinct epochs catch cross-tape use too
+  epoch_ = next_epoch.fetch_add(1u << 20);
+}
+
+Tape::Node& Tape::node(Var v) {
+  return const_cast<Node&>(static_cast<const Tape&>(*this).node(v));
+}
+
+const Tape::Node& Tape::node(Var v) const {
+  ORDO_CHECK(v.defined(), "tape: use of an undefined Var");
+  ORDO_CHECK(v.epoch == epoch_,
+             "tape: use of a Var from a cleared tape (or from another tape); Vars live until "
+             "Tape::clear()");
+  ORDO_CHECK(v.id < static_cast<int32_t>(nodes_.size()), "tape: Var ", v.id, " out of range");
+  return nodes_[v.id];
+}
+
+Var Tape::param(Parameter& p) {
+  ORDO_CHECK(p.value.defined(), "tape: parameter '", p.name, "' has no value");
+  Node n;
+  n.op = "param";
+  n.value = p.value;
+  n.param = &p;
+  n.requires_grad = grad_enabled_;
+  nodes_.push_back(std::move(n));
+  return Var{static_cast<int32_t>(nodes_.size() - 1), epoch_};
+}
+
+Var Tape::input(Tensor value) {
+  Node n;
+  n.op = "input";
+  n.value = std::move(value);
+  nodes_.push_back(std::move(n));
+  return Var{static_cast<int32_t>(nodes_.size() - 1), epoch_};
+}
+
+Var Tape::push(const char* op, Tensor out, Backward backward, std::initializer_list<Var> inputs) {
+  bool any = false;
+  for (Var v : inputs) any = any || node(v).requires_grad;
+  if (check_numerics_) scan("output", op, out);
+  Node n;
+  n.op = op;
+  n.value = std::move(out);
+  if (any && grad_enabled_) {
+    n.requires_grad = true;
+    n.backward = std::move(backward);
+  }
+  nodes_.push_back(std::move(n));
+  return Var{static_cast<int32_t>(nodes_.size() - 1), epoch_};
+}
+
+const Tensor& Tape::value(Var v) const { return node(v).value; }
+
+Tensor& Tape::grad(Var v) {
+  Node& n = node(v);
+  if (n.param) return n.param->grad;
+  if (!n.grad.defined()) n.grad = Tensor::zeros(n.value.shape());
+  return n.grad;
+}
+
+bool Tape::needs_grad(Var v) const { return node(v).requires_grad; }
+
+const char* Tape::op_name(Var v) const { return node(v).op; }
+
+size_t Tape::recorded_backwards() const {
+  size_t n = 0;
+  for (const Node& x : nodes_) n += x.backward ? 1 : 0;
+  return n;
+}
+
+void Tape::scan(const char* what, const char* op, const Tensor& t) const {
+  const Real* p = t.data();
+  for (int64_t i = 0, n = t.numel(); i < n; ++i)
+    if (!std::isfinite(p[i]))
+      fail("numerics: non-finite ", what, " (", p[i], ") first produced by op '", op,
+           "' (node ", nodes_.size(), ", shape ", t.shape(), ")");
+}
+
+void Tape::backward(Var loss) {
+  Node& root = node(loss);
+  ORDO_CHECK(!backward_done_, "tape: backward() already ran on this recording; clear() the tape "
+                              "and record the forward pass again");
+  ORDO_CHECK(root.value.numel() == 1, "tape: backward() needs a scalar loss, got shape ",
+             root.value.shape());
+  ORDO_CHECK(root.requires_grad,
+             "tape: the loss does not depend on any parameter (did you record under NoGradGuard, "
+             "or forget tape.param()?)");
+  backward_done_ = true;
+  grad(loss).fill(1);
+  for (int32_t i = loss.id; i >= 0; --i) {
+    Node& n = nodes_[i];
+    if (n.backward && n.grad.defined()) {
+      if (check_numerics_) scan("gradient", n.op, n.grad);
+      Backward bw = std::move(n.backward);
+      Tensor dout = std::move(n.grad);
+      bw(*this, dout);
+    }
+    n.backward = nullptr;
+    if (!n.param) n.grad = Tensor();
+  }
+}
+
+void Tape::clear() {
+  nodes_.clear();
+  ++epoch_;
+  backward_done_ = false;
+}
+
+}  // namespace ordo

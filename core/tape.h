@@ -1,0 +1,120 @@
+// core/tape.h: tape-based reverse-mode autograd (a Wengert list).
+//
+// Every op appends one node to the tape: its output value and a closure that, given the
+// gradient of the output, adds the gradients of its inputs. Nodes are created in
+// topological order, so backward() is a reverse loop over the tape: no recursion, no
+// reference-counted graph. Example:
+//
+//   Tape tape;
+//   Parameter w("w", Tensor::from({2}, {3, -1}));
+//   Var x = tape.input(Tensor::from({2}, {1, 2}));
+//   Var y = sum(tape, mul(tape, tape.param(w), x));   // y = w . x
+//   tape.backward(y);                                 // w.grad == x
+//   tape.clear();                                     // end of step
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace ordo {
+
+// A trainable tensor: a value, its accumulated gradient and a hierarchical name
+// ("blocks.0.attn.w_q"). Gradients accumulate over backward passes until zero_grad().
+struct Parameter {
+  Parameter() = default;
+  Parameter(std::string name, Tensor value);
+  std::string name;
+  Tensor value;
+  Tensor grad;
+  void zero_grad() { grad.zero(); }
+};
+
+// A handle to a tape node. `epoch` ties it to one recording: after Tape::clear() it is
+// stale and any use of it is an error.
+struct Var {
+  int32_t id = -1;
+  uint32_t epoch = 0;
+  bool defined() const { return id >= 0; }
+};
+
+class Tape {
+ public:
+  // Adds the input gradients given the output gradient `dout` (same shape as the output).
+  using Backward = std::function<void(Tape&, const Tensor& dout)>;
+
+  Tape();
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+
+  // A leaf whose gradient accumulates into p.grad. The node shares p.value's storage.
+  Var param(Parameter& p);
+  // A leaf that needs no gradient (data, masks, constants).
+  Var input(Tensor value);
+  // Appends an op's output. `backward` is kept only when some input needs a gradient
+  // and gradients are enabled; otherwise the node is a plain value.
+  Var push(const char* op, Tensor out, Backward backward, std::initializer_list<Var> inputs);
+
+  const Tensor& value(Var v) const;
+  const Shape& shape(Var v) const { return value(v).shape(); }
+  // The gradient buffer of v, allocated as zeros on first use. Backward closures add to it.
+  Tensor& grad(Var v);
+  bool needs_grad(Var v) const;
+
+  // Seeds d(loss)/d(loss) = 1 and runs every recorded closure in reverse order. `loss`
+  // must hold one value. Intermediate gradients are released as soon as they are used.
+  void backward(Var loss);
+  // Forgets every node (their buffers go back to the pool); existing Vars become stale.
+  void clear();
+
+  bool grad_enabled() const { return grad_enabled_; }
+  void set_grad_enabled(bool on) { grad_enabled_ = on; }
+  // When on, every op output (and every gradient in backward) is scanned for NaN/Inf,
+  // and the first op that produces one is named in the error.
+  void set_check_numerics(bool on) { check_numerics_ = on; }
+  bool check_numerics() const { return check_numerics_; }
+
+  size_t size() const { return nodes_.size(); }
+  size_t recorded_backwards() const;  // nodes holding a backward closure
+  const char* op_name(Var v) const;
+
+ private:
+  struct Node {
+    const char* op = "";
+    Tensor value;
+    Tensor grad;
+    Backward backward;
+    Parameter* param = nullptr;
+    bool requires_grad = false;
+  };
+  Node& node(Var v);
+  const Node& node(Var v) const;
+  void scan(const char* what, const char* op, const Tensor& t) const;
+
+  std::vector<Node> nodes_;
+  uint32_t epoch_ = 1;
+  bool grad_enabled_ = true;
+  bool check_numerics_ = false;
+  bool backward_done_ = false;
+};
+
+// RAII: no op recorded while it lives keeps a backward closure.
+class NoGradGuard {
+ public:
+  explicit NoGradGuard(Tape& tape) : tape_(tape), previous_(tape.grad_enabled()) {
+    tape_.set_grad_enabled(false);
+  }
+  ~NoGradGuard() { tape_.set_grad_enabled(previous_); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  Tape& tape_;
+  bool previous_;
+};
+
+}  // namespace ordo

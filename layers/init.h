@@ -1,0 +1,23 @@
+// layers/init.h: deterministic parameter initialisation.
+//
+// A parameter's initial values are a pure function of (seed, its hierarchical name), so
+// building the model in another order, or adding a module, leaves every other
+// parameter's initial values unchanged.
+#pragma once
+
+#include <string_view>
+
+#include "core/rng.h"
+#include "core/tensor.h"
+
+namespace ordo {
+
+// N(0, std^2) values for the parameter called `name`.
+inline Tensor normal_init(const Shape& shape, double std, uint64_t seed, std::string_view name) {
+  Tensor t = Tensor::empty(shape);
+  CounterRng rng(seed, hash64(name));
+  for (int64_t i = 0; i < t.numel(); ++i) t[i] = static_cast<Real>(rng.normal() * std);
+  return t;
+}
+
+}  // namespace ordo

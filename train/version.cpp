@@ -1,0 +1,4 @@
+#include "train/version.h"
+namespace ordo {
+const char* version() { return ORDO_VERSION; }
+}
