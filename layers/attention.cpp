@@ -1,0 +1,55 @@
+#include "layers/attention.h"
+
+#include <cmath>
+
+#include "core/ops.h"
+
+namespace ordo {
+
+MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std)
+    : Module(std::move(n)),
+      w_q(child("w_q"), d, d, seed),
+      w_k(child("w_k"), d, d, seed),
+      w_v(child("w_v"), d, d, seed),
+      w_o(child("w_o"), d, d, seed, out_std),
+      d_model_(d),
+      n_heads_(h) {
+  ORDO_CHECK(h > 0 && d % h == 0, "attention '", name(), "': d_model ", d,
+             " is not divisible by n_heads ", h, " (choose n_heads among the divisors of d_model)");
+}
+
+Var MultiHeadAttention::split_heads(Tape& t, Var x, int64_t B, int64_t L) {
+  Var r = reshape(t, x, Shape{B, L, n_heads_, d_model_ / n_heads_});  // (B, L, H, d_h)
+  return permute(t, r, {0, 2, 1, 3});                                 // (B, H, L, d_h)
+}
+
+Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
+  const Shape& s = t.shape(x);
+  ORDO_CHECK(s.rank() == 3 && s[2] == d_model_, "attention '", name(), "': expected x (B, L, ",
+             d_model_, "), got ", s);
+  const int64_t B = s[0], L = s[1], dh = d_model_ / n_heads_;
+  Var q = split_heads(t, w_q.forward(t, x), B, L);
+  Var k = split_heads(t, w_k.forward(t, x), B, L);
+  Var v = split_heads(t, w_v.forward(t, x), B, L);
+  std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
+
+  Var scores = scale(t, matmul(t, q, k, false, true), static_cast<Real>(1.0 / std::sqrt(double(dh))));
+  if (in.bias) {  // (H, L, L), broadcast over the batch
+    Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
+    scores = add(t, scores, full);
+  }
+  Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
+  if (maps) *maps = probs;
+  Var heads = matmul(t, probs, v);                              // (B, H, L, d_h)
+  Var merged = reshape(t, permute(t, heads, {0, 2, 1, 3}), Shape{B, L, d_model_});
+  return w_o.forward(t, merged);
+}
+
+void MultiHeadAttention::collect_parameters(std::vector<Parameter*>& out) {
+  w_q.collect_parameters(out);
+  w_k.collect_parameters(out);
+  w_v.collect_parameters(out);
+  w_o.collect_parameters(out);
+}
+
+}  // namespace ordo

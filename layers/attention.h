@@ -1,0 +1,43 @@
+// layers/attention.h: multi-head self-attention with the three positional hooks.
+//
+//   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, H, L, d_h)
+//   q, k    = encoding.rotate(q, k)                        (hook b)
+//   scores  = q k^T / sqrt(d_h) + bias + mask              (hook c; mask: padding, causal)
+//   out     = concat_h(softmax(scores) v) W_o + b_o
+// The layer never names an encoding: it calls the hooks of whatever it is given.
+#pragma once
+
+#include <optional>
+
+#include "layers/linear.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+
+// What every attention layer of one forward pass shares.
+struct AttentionInputs {
+  const Positions* positions = nullptr;
+  PositionalEncoding* encoding = nullptr;
+  std::optional<AttentionBias> bias;  // from encoding->bias(), computed once
+  Tensor mask;                        // additive, (B, 1, 1 or L, L): see layers/masks.h
+};
+
+class MultiHeadAttention : public Module {
+ public:
+  // out_std: init std of W_o (SPEC 1: may be scaled by 1/sqrt(2 n_layers)).
+  MultiHeadAttention(std::string name, int64_t d_model, int64_t n_heads, uint64_t seed,
+                     double out_std);
+  // x (B, L, d) -> (B, L, d). When `maps` is given it receives the attention
+  // probabilities (B, H, L, L) of this call.
+  Var forward(Tape& t, Var x, const AttentionInputs& in, Var* maps = nullptr);
+  void collect_parameters(std::vector<Parameter*>& out) override;
+
+  int64_t heads() const { return n_heads_; }
+  Linear w_q, w_k, w_v, w_o;
+
+ private:
+  Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, H, L, d_h)
+  int64_t d_model_, n_heads_;
+};
+
+}  // namespace ordo

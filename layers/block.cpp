@@ -1,0 +1,45 @@
+#include "layers/block.h"
+
+#include "core/ops.h"
+#include "core/rng.h"
+
+namespace ordo {
+
+EncoderBlock::EncoderBlock(std::string n, int64_t d, int64_t h, int64_t d_ff, bool post, uint64_t seed,
+                           double out_std)
+    : Module(std::move(n)),
+      ln1(child("ln1"), d),
+      ln2(child("ln2"), d),
+      attn(child("attn"), d, h, seed, out_std),
+      ffn(child("ffn"), d, d_ff, seed, out_std),
+      post_ln(post) {}
+
+Var EncoderBlock::drop(Tape& t, Var x, const BlockContext& ctx, const char* site) {
+  if (!ctx.training || ctx.dropout <= 0) return x;
+  const uint64_t stream = hash64(child(site)) ^ mix64(ctx.step + 1);
+  return dropout(t, x, static_cast<Real>(ctx.dropout), ctx.dropout_seed, stream);
+}
+
+Var EncoderBlock::forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps) {
+  // x (B, L, d)
+  Var h, y;
+  if (!post_ln) {
+    h = add(t, x, drop(t, attn.forward(t, ln1.forward(t, x), in, maps), ctx, "attn_drop"));
+    h = mul(t, h, ctx.output_mask);
+    y = add(t, h, drop(t, ffn.forward(t, ln2.forward(t, h)), ctx, "ffn_drop"));
+  } else {
+    h = ln1.forward(t, add(t, x, drop(t, attn.forward(t, x, in, maps), ctx, "attn_drop")));
+    h = mul(t, h, ctx.output_mask);
+    y = ln2.forward(t, add(t, h, drop(t, ffn.forward(t, h), ctx, "ffn_drop")));
+  }
+  return mul(t, y, ctx.output_mask);
+}
+
+void EncoderBlock::collect_parameters(std::vector<Parameter*>& out) {
+  ln1.collect_parameters(out);
+  attn.collect_parameters(out);
+  ln2.collect_parameters(out);
+  ffn.collect_parameters(out);
+}
+
+}  // namespace ordo

@@ -1,0 +1,39 @@
+// layers/block.h: one Transformer encoder block.
+//
+//   pre-LN (default): h = x + Drop(MHA(LN1(x)));  y = h + Drop(FFN(LN2(h)))
+//   post-LN         : h = LN1(x + Drop(MHA(x)));  y = LN2(h + Drop(FFN(h)))
+// Padded positions are zeroed after each sub-layer (SPEC section 4, output mask).
+#pragma once
+
+#include "layers/attention.h"
+#include "layers/feedforward.h"
+#include "layers/layernorm.h"
+
+namespace ordo {
+
+// Per-call settings shared by every block of one forward pass.
+struct BlockContext {
+  Var output_mask;            // (B, L, 1) 1 = real position
+  double dropout = 0;         // probability; applied only when training
+  bool training = false;
+  uint64_t dropout_seed = 0;  // with the step, makes every dropout mask reproducible
+  uint64_t step = 0;
+};
+
+class EncoderBlock : public Module {
+ public:
+  EncoderBlock(std::string name, int64_t d_model, int64_t n_heads, int64_t d_ff, bool post_ln,
+               uint64_t seed, double out_std);
+  Var forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps = nullptr);
+  void collect_parameters(std::vector<Parameter*>& out) override;
+
+  LayerNorm ln1, ln2;
+  MultiHeadAttention attn;
+  FeedForward ffn;
+  bool post_ln;
+
+ private:
+  Var drop(Tape& t, Var x, const BlockContext& ctx, const char* site);
+};
+
+}  // namespace ordo

@@ -1,0 +1,12 @@
+#include "layers/feedforward.h"
+
+#include "core/ops.h"
+
+namespace ordo {
+
+FeedForward::FeedForward(std::string n, int64_t d, int64_t d_ff, uint64_t seed, double out_std)
+    : Module(std::move(n)), fc1(child("fc1"), d, d_ff, seed), fc2(child("fc2"), d_ff, d, seed, out_std) {}
+
+Var FeedForward::forward(Tape& t, Var x) { return fc2.forward(t, gelu(t, fc1.forward(t, x))); }
+
+}  // namespace ordo

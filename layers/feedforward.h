@@ -1,0 +1,19 @@
+// layers/feedforward.h: Linear(d, d_ff) -> GELU (tanh form) -> Linear(d_ff, d).
+#pragma once
+
+#include "layers/linear.h"
+
+namespace ordo {
+
+class FeedForward : public Module {
+ public:
+  FeedForward(std::string name, int64_t d_model, int64_t d_ff, uint64_t seed, double out_std);
+  Var forward(Tape& t, Var x);  // (..., d) -> (..., d)
+  void collect_parameters(std::vector<Parameter*>& out) override {
+    fc1.collect_parameters(out);
+    fc2.collect_parameters(out);
+  }
+  Linear fc1, fc2;
+};
+
+}  // namespace ordo

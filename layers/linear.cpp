@@ -1,0 +1,26 @@
+#include "layers/linear.h"
+
+#include "core/ops.h"
+#include "layers/init.h"
+
+namespace ordo {
+
+Linear::Linear(std::string n, int64_t in, int64_t out, uint64_t seed, double init_std, bool bias_on)
+    : Module(std::move(n)),
+      weight(child("weight"), normal_init(Shape{in, out}, init_std, seed, child("weight"))),
+      bias(child("bias"), Tensor::zeros(Shape{out})),
+      with_bias(bias_on) {
+  ORDO_CHECK(in > 0 && out > 0, "Linear '", name(), "': sizes must be positive, got ", in, " -> ", out);
+}
+
+Var Linear::forward(Tape& t, Var x) {
+  Var y = matmul(t, x, t.param(weight));  // (..., in) x (in, out)
+  return with_bias ? add(t, y, t.param(bias)) : y;
+}
+
+void Linear::collect_parameters(std::vector<Parameter*>& out) {
+  out.push_back(&weight);
+  if (with_bias) out.push_back(&bias);
+}
+
+}  // namespace ordo

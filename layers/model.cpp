@@ -1,0 +1,130 @@
+#include "layers/model.h"
+
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/init.h"
+#include "layers/masks.h"
+
+namespace ordo {
+
+const char* head_name(HeadType h) {
+  switch (h) {
+    case HeadType::Token: return "token";
+    case HeadType::Pooled: return "pooled";
+    case HeadType::Cls: return "cls";
+  }
+  return "?";
+}
+
+HeadType parse_head(const std::string& name) {
+  if (name == "token") return HeadType::Token;
+  if (name == "pooled") return HeadType::Pooled;
+  if (name == "cls") return HeadType::Cls;
+  fail("unknown head '", name, "'; known: token, pooled, cls");
+}
+
+void validate(const ModelConfig& c) {
+  ORDO_CHECK(c.vocab_size >= 2, "model: vocab_size must be >= 2 (PAD plus tokens), got ", c.vocab_size);
+  ORDO_CHECK(c.num_classes >= 2, "model: num_classes must be >= 2, got ", c.num_classes);
+  ORDO_CHECK(c.d_model > 0, "model: d_model must be positive, got ", c.d_model);
+  ORDO_CHECK(c.n_heads > 0, "model: n_heads must be positive, got ", c.n_heads);
+  ORDO_CHECK(c.d_model % c.n_heads == 0, "model: d_model ", c.d_model, " is not divisible by n_heads ",
+             c.n_heads, " (n_heads must divide d_model)");
+  ORDO_CHECK(c.n_layers > 0, "model: n_layers must be positive, got ", c.n_layers);
+  ORDO_CHECK(c.d_ff > 0, "model: d_ff must be positive, got ", c.d_ff);
+  ORDO_CHECK(c.dropout >= 0 && c.dropout < 1, "model: dropout must be in [0, 1), got ", c.dropout);
+}
+
+namespace {
+EncodingConfig posenc_config(const ModelConfig& c) {
+  EncodingConfig e = c.posenc;
+  e.d_model = c.d_model;
+  e.n_heads = c.n_heads;
+  e.causal = c.causal;
+  e.seed = c.seed;
+  return e;
+}
+double out_std(const ModelConfig& c) {
+  return c.scale_output_init ? 0.02 / std::sqrt(2.0 * static_cast<double>(c.n_layers)) : 0.02;
+}
+}  // namespace
+
+EncoderModel::EncoderModel(const ModelConfig& cfg)
+    : Module(""),
+      cfg_((validate(cfg), cfg)),
+      tokens_("embed", cfg.vocab_size, cfg.d_model, cfg.seed),
+      encoding_(make_encoding(cfg.encoding, posenc_config(cfg))),
+      ln_f_("ln_f", cfg.d_model),
+      cls_("head.cls", normal_init(Shape{cfg.d_model}, 0.02, cfg.seed, "head.cls")),
+      head_("head.proj", cfg.d_model, cfg.num_classes, cfg.seed) {
+  for (int64_t i = 0; i < cfg.n_layers; ++i)
+    blocks_.push_back(std::make_unique<EncoderBlock>("blocks." + std::to_string(i), cfg.d_model,
+                                                     cfg.n_heads, cfg.d_ff, cfg.post_ln, cfg.seed,
+                                                     out_std(cfg)));
+}
+
+ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std::vector<int32_t>& lengths,
+                                    const ForwardOptions& opt) {
+  ORDO_CHECK(tokens.rank() == 2, "model: tokens must be (B, L), got ", tokens.shape());
+  const int64_t B = tokens.dim(0), L = tokens.dim(1);
+  ORDO_CHECK(static_cast<int64_t>(lengths.size()) == B, "model: ", lengths.size(),
+             " lengths for a batch of ", B);
+  const bool cls = cfg_.head == HeadType::Cls;
+
+  Var x = tokens_.forward(t, tokens);  // (B, L, d)
+  std::vector<int32_t> lens = lengths;
+  int64_t Lx = L;
+  if (cls) {  // prepend the cls token: (B, 1 + L, d), every sequence one longer
+    Var cls_b = add(t, t.input(Tensor::zeros(Shape{B, 1, cfg_.d_model})), t.param(cls_));
+    x = concat(t, {cls_b, x}, 1);
+    for (auto& l : lens) ++l;
+    Lx = L + 1;
+  }
+  Positions pos = make_positions(Lx, lens, cfg_.posenc.grid_w);
+  Var omask = t.input(output_mask(pos));
+  x = mul(t, encoding_->embed(t, x, pos), omask);
+
+  AttentionInputs in;
+  in.positions = &pos;
+  in.encoding = encoding_.get();
+  in.bias = encoding_->bias(t, pos);
+  in.mask = attention_mask(pos, cfg_.causal);
+  BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step};
+
+  ForwardResult r;
+  for (auto& block : blocks_) {
+    Var maps;
+    x = block->forward(t, x, in, ctx, opt.keep_attention ? &maps : nullptr);
+    if (opt.keep_attention) r.attention.push_back(maps);
+  }
+  r.hidden = ln_f_.forward(t, x);
+
+  switch (cfg_.head) {
+    case HeadType::Token:
+      r.logits = head_.forward(t, r.hidden);  // (B, L, C)
+      break;
+    case HeadType::Pooled: {
+      Var pooled = matmul(t, t.input(pooling_weights(pos)), r.hidden);  // (B, 1, d)
+      r.logits = head_.forward(t, reshape(t, pooled, Shape{B, cfg_.d_model}));
+      break;
+    }
+    case HeadType::Cls: {
+      Var first = slice(t, r.hidden, 1, 0, 1);  // (B, 1, d)
+      r.logits = head_.forward(t, reshape(t, first, Shape{B, cfg_.d_model}));
+      break;
+    }
+  }
+  return r;
+}
+
+void EncoderModel::collect_parameters(std::vector<Parameter*>& out) {
+  tokens_.collect_parameters(out);
+  for (Parameter* p : encoding_->parameters()) out.push_back(p);
+  for (auto& b : blocks_) b->collect_parameters(out);
+  ln_f_.collect_parameters(out);
+  if (cfg_.head == HeadType::Cls) out.push_back(&cls_);
+  head_.collect_parameters(out);
+}
+
+}  // namespace ordo

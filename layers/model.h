@@ -1,0 +1,73 @@
+// layers/model.h: the encoder model of SPEC section 1.
+//
+//   token ids -> embedding E (V, d) -> (+ absolute encoding) -> n_layers encoder blocks
+//   -> final LayerNorm -> head
+// Heads: token (a class at every position), pooled (masked mean over real positions),
+// cls (a learned token at position 0 whose final state is classified).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "layers/block.h"
+#include "layers/embedding.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+
+enum class HeadType { Token, Pooled, Cls };
+const char* head_name(HeadType h);
+HeadType parse_head(const std::string& name);  // "token", "pooled", "cls"
+
+struct ModelConfig {
+  int64_t vocab_size = 0;   // token ids in [0, vocab_size), 0 = PAD
+  int64_t num_classes = 0;
+  int64_t d_model = 64, n_heads = 4, n_layers = 2, d_ff = 256;
+  HeadType head = HeadType::Pooled;
+  bool causal = false;
+  bool post_ln = false;
+  double dropout = 0;
+  bool scale_output_init = true;  // W_o and fc2 ~ N(0, (0.02 / sqrt(2 n_layers))^2)
+  std::string encoding = "rope";
+  EncodingConfig posenc;          // d_model, n_heads, causal and seed are filled in from here
+  uint64_t seed = 0;
+};
+
+// Checks the configuration; throws ordo::Error naming the problem and accepted values.
+void validate(const ModelConfig& cfg);
+
+struct ForwardOptions {
+  bool training = false;       // enables dropout
+  uint64_t dropout_seed = 0;
+  uint64_t step = 0;
+  bool keep_attention = false; // fill ForwardResult::attention
+};
+
+struct ForwardResult {
+  Var logits;                    // token head: (B, L, C); pooled / cls: (B, C)
+  Var hidden;                    // final LayerNorm output (B, L', d) (L' = L + 1 with cls)
+  std::vector<Var> attention;    // per layer (B, H, L', L'), when keep_attention
+};
+
+class EncoderModel : public Module {
+ public:
+  explicit EncoderModel(const ModelConfig& cfg);
+  // tokens (B, L) left-aligned, lengths (B) real lengths.
+  ForwardResult forward(Tape& t, const TensorI32& tokens, const std::vector<int32_t>& lengths,
+                        const ForwardOptions& opt = {});
+  void collect_parameters(std::vector<Parameter*>& out) override;
+
+  const ModelConfig& config() const { return cfg_; }
+  PositionalEncoding& encoding() { return *encoding_; }
+
+ private:
+  ModelConfig cfg_;
+  Embedding tokens_;
+  std::unique_ptr<PositionalEncoding> encoding_;
+  std::vector<std::unique_ptr<EncoderBlock>> blocks_;
+  LayerNorm ln_f_;
+  Parameter cls_;  // (d) the cls token, used with HeadType::Cls
+  Linear head_;
+};
+
+}  // namespace ordo

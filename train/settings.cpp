@@ -1,0 +1,233 @@
+#include "train/settings.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+
+int64_t parse_int(const std::string& flag, const std::string& text) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  ORDO_CHECK(!text.empty() && ec == std::errc() && ptr == end, "--", flag, " expects a whole number, got '",
+             text, "'");
+  return v;
+}
+
+double parse_double(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  ORDO_CHECK(!text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(v), "--",
+             flag, " expects a finite number, got '", text, "'");
+  return v;
+}
+
+bool parse_bool(const std::string& flag, const std::string& text) {
+  if (text == "true" || text == "on" || text == "1" || text == "yes") return true;
+  if (text == "false" || text == "off" || text == "0" || text == "no") return false;
+  fail("--", flag, " expects true or false, got '", text, "'");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+namespace {
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+std::string join(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
+// Builders for the table: an int64, double, string or bool field of TrainConfig.
+template <class Get>
+Setting int_setting(const char* name, const char* group, const char* help, Get field) {
+  return Setting{name, group, help, false, true,
+                 [field](const TrainConfig& c) { return std::to_string(field(const_cast<TrainConfig&>(c))); },
+                 [field, name](TrainConfig& c, const std::string& s) { field(c) = parse_int(name, s); }};
+}
+template <class Get>
+Setting uint_setting(const char* name, const char* group, const char* help, Get field) {
+  return Setting{name, group, help, false, true,
+                 [field](const TrainConfig& c) { return std::to_string(field(const_cast<TrainConfig&>(c))); },
+                 [field, name](TrainConfig& c, const std::string& s) {
+                   const int64_t v = parse_int(name, s);
+                   ORDO_CHECK(v >= 0, "--", name, " expects a non-negative whole number, got '", s, "'");
+                   field(c) = static_cast<uint64_t>(v);
+                 }};
+}
+template <class Get>
+Setting real_setting(const char* name, const char* group, const char* help, Get field) {
+  return Setting{name, group, help, false, true,
+                 [field](const TrainConfig& c) { return num(field(const_cast<TrainConfig&>(c))); },
+                 [field, name](TrainConfig& c, const std::string& s) { field(c) = parse_double(name, s); }};
+}
+template <class Get>
+Setting text_setting(const char* name, const char* group, const char* help, Get field) {
+  return Setting{name, group, help, false, true,
+                 [field](const TrainConfig& c) { return field(const_cast<TrainConfig&>(c)); },
+                 [field](TrainConfig& c, const std::string& s) { field(c) = s; }};
+}
+template <class Get>
+Setting bool_setting(const char* name, const char* group, const char* help, Get field, bool results = true) {
+  return Setting{name, group, help, true, results,
+                 [field](const TrainConfig& c) { return std::string(field(const_cast<TrainConfig&>(c)) ? "true" : "false"); },
+                 [field, name](TrainConfig& c, const std::string& s) { field(c) = parse_bool(name, s); }};
+}
+
+std::string encoding_help() {
+  std::string s = "positional encoding: ";
+  bool first = true;
+  for (const auto& e : encodings()) {
+    s += (first ? "" : ", ") + std::string(e.name);
+    first = false;
+  }
+  return s;
+}
+
+std::vector<Setting> build_table() {
+  static const std::string enc_help = encoding_help();
+  using C = TrainConfig;
+  return {
+      text_setting("task", "task", "task: order, shift, periodic", [](C& c) -> auto& { return c.task.name; }),
+      int_setting("min-len", "task", "shortest training sequence (-1 = task default: order 8, shift 16, periodic 16)",
+                  [](C& c) -> auto& { return c.task.min_len; }),
+      int_setting("max-len", "task", "longest training sequence (-1 = task default: order 32, shift 64, periodic 64)",
+                  [](C& c) -> auto& { return c.task.max_len; }),
+      int_setting("vocab", "task", "fillers (order) or symbols (periodic)", [](C& c) -> auto& { return c.task.vocab; }),
+      int_setting("gap", "task", "order: fix |pos(A) - pos(B)| (0 = random)", [](C& c) -> auto& { return c.task.gap; }),
+      int_setting("k", "task", "shift: the shift", [](C& c) -> auto& { return c.task.k; }),
+      int_setting("p-min", "task", "periodic: smallest period", [](C& c) -> auto& { return c.task.p_min; }),
+      int_setting("p-max", "task", "periodic: largest period", [](C& c) -> auto& { return c.task.p_max; }),
+      real_setting("mask-rate", "task", "periodic/complete: fraction of positions masked",
+                   [](C& c) -> auto& { return c.task.mask_rate; }),
+      text_setting("target", "task", "periodic: complete or period", [](C& c) -> auto& { return c.task.target; }),
+
+      text_setting("encoding", "model", enc_help.c_str(), [](C& c) -> auto& { return c.model.encoding; }),
+      int_setting("d-model", "model", "model width d", [](C& c) -> auto& { return c.model.d_model; }),
+      int_setting("heads", "model", "attention heads H (must divide d-model)", [](C& c) -> auto& { return c.model.n_heads; }),
+      int_setting("layers", "model", "encoder blocks", [](C& c) -> auto& { return c.model.n_layers; }),
+      int_setting("d-ff", "model", "feed-forward width", [](C& c) -> auto& { return c.model.d_ff; }),
+      text_setting("head", "model", "output head: token, pooled, cls (empty = the task's own)",
+                   [](C& c) -> auto& { return c.head; }),
+      bool_setting("causal", "model", "decoder-style mask: position t sees only u <= t", [](C& c) -> auto& { return c.model.causal; }),
+      bool_setting("post-ln", "model", "post-LN blocks instead of pre-LN", [](C& c) -> auto& { return c.model.post_ln; }),
+      real_setting("dropout", "model", "dropout probability on sub-layer outputs", [](C& c) -> auto& { return c.model.dropout; }),
+      int_setting("pe-max-len", "model", "learned table rows / rbf span (0 = training max-len)",
+                  [](C& c) -> auto& { return c.pe_max_len; }),
+      int_setting("grid-w", "model", "fourier2d: grid width W, t -> (t mod W, t div W) (0 = none)",
+                  [](C& c) -> auto& { return c.model.posenc.grid_w; }),
+      real_setting("rope-base", "model", "rope: frequency base", [](C& c) -> auto& { return c.model.posenc.rope_base; }),
+      int_setting("t5-buckets", "model", "t5: relative-position buckets", [](C& c) -> auto& { return c.model.posenc.t5_buckets; }),
+      int_setting("t5-max-distance", "model", "t5: distance of the last bucket",
+                  [](C& c) -> auto& { return c.model.posenc.t5_max_distance; }),
+      real_setting("rbf-sigma", "model", "rbf: kernel width (0 = centre spacing)",
+                   [](C& c) -> auto& { return c.model.posenc.rbf_sigma; }),
+
+      text_setting("optimizer", "training", "adamw or sgd", [](C& c) -> auto& { return c.optimizer.name; }),
+      real_setting("lr", "training", "peak learning rate", [](C& c) -> auto& { return c.lr; }),
+      int_setting("steps", "training", "training steps", [](C& c) -> auto& { return c.steps; }),
+      int_setting("batch", "training", "sequences per batch", [](C& c) -> auto& { return c.batch_size; }),
+      int_setting("warmup", "training", "linear warmup steps (then cosine decay to 0)", [](C& c) -> auto& { return c.warmup; }),
+      real_setting("clip", "training", "global gradient-norm clip (0 = off)", [](C& c) -> auto& { return c.clip; }),
+      real_setting("weight-decay", "training", "decoupled weight decay on matrices and tables",
+                   [](C& c) -> auto& { return c.optimizer.weight_decay; }),
+      real_setting("beta1", "training", "adamw beta1", [](C& c) -> auto& { return c.optimizer.beta1; }),
+      real_setting("beta2", "training", "adamw beta2", [](C& c) -> auto& { return c.optimizer.beta2; }),
+      real_setting("eps", "training", "adamw epsilon", [](C& c) -> auto& { return c.optimizer.eps; }),
+      real_setting("momentum", "training", "sgd momentum", [](C& c) -> auto& { return c.optimizer.momentum; }),
+      uint_setting("seed", "training", "seed of initialisation, data and dropout", [](C& c) -> auto& { return c.seed; }),
+      bool_setting("same-length", "training", "one length per training batch (no padding)",
+                   [](C& c) -> auto& { return c.same_length; }),
+
+      int_setting("eval-every", "evaluation", "evaluate every N steps (and at the last)", [](C& c) -> auto& { return c.eval_every; }),
+      Setting{"eval-lens", "evaluation", "extrapolation lengths, comma-separated (empty = 2x,4x max-len)", false, true,
+              [](const TrainConfig& c) { return join(c.eval_lens); },
+              [](TrainConfig& c, const std::string& s) {
+                c.eval_lens.clear();
+                for (const auto& item : split_list(s)) c.eval_lens.push_back(parse_int("eval-lens", item));
+              }},
+      int_setting("eval-batch", "evaluation", "sequences per evaluation batch", [](C& c) -> auto& { return c.eval_batch; }),
+      uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
+                   [](C& c) -> auto& { return c.eval_seed; }),
+
+      bool_setting("check-numerics", "runtime", "scan every op for NaN/Inf and name the first", [](C& c) -> auto& {
+        return c.check_numerics; }, false),
+  };
+}
+
+}  // namespace
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> table = build_table();
+  return table;
+}
+
+const Setting* find_setting(const std::string& name) {
+  for (const Setting& s : settings())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+std::map<std::string, std::string> to_settings(const TrainConfig& cfg) {
+  std::map<std::string, std::string> out;
+  for (const Setting& s : settings())
+    if (s.affects_results) out[s.name] = s.get(cfg);
+  return out;
+}
+
+TrainConfig from_settings(const std::map<std::string, std::string>& values) {
+  TrainConfig cfg;
+  for (const auto& [key, value] : values) {
+    const Setting* s = find_setting(key);
+    ORDO_CHECK(s != nullptr, "unknown setting '", key, "'");
+    s->set(cfg, value);
+  }
+  return cfg;
+}
+
+void validate(const TrainConfig& c) {
+  ORDO_CHECK(c.steps > 0, "--steps must be positive, got ", c.steps);
+  ORDO_CHECK(c.batch_size > 0, "--batch must be positive, got ", c.batch_size);
+  ORDO_CHECK(c.lr > 0, "--lr must be positive, got ", c.lr);
+  ORDO_CHECK(c.warmup >= 0, "--warmup must be >= 0, got ", c.warmup);
+  ORDO_CHECK(c.clip >= 0, "--clip must be >= 0 (0 = off), got ", c.clip);
+  ORDO_CHECK(c.eval_every >= 0, "--eval-every must be >= 0 (0 = only at the end), got ", c.eval_every);
+  ORDO_CHECK(c.eval_batch > 0, "--eval-batch must be positive, got ", c.eval_batch);
+  for (int64_t len : c.eval_lens) ORDO_CHECK(len > 0, "--eval-lens: lengths must be positive, got ", len);
+  ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
+  ORDO_CHECK(c.model.posenc.grid_w >= 0, "--grid-w must be >= 0, got ", c.model.posenc.grid_w);
+  ORDO_CHECK(c.model.posenc.rope_base > 1, "--rope-base must be > 1, got ", c.model.posenc.rope_base);
+  ORDO_CHECK(c.model.posenc.rbf_sigma >= 0, "--rbf-sigma must be >= 0 (0 = centre spacing), got ",
+             c.model.posenc.rbf_sigma);
+  ORDO_CHECK(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1, "--momentum must be in [0, 1), got ",
+             c.optimizer.momentum);
+  bool known = false;
+  std::string names;
+  for (const auto& e : encodings()) {
+    known = known || c.model.encoding == e.name;
+    names += (names.empty() ? "" : ", ") + std::string(e.name);
+  }
+  ORDO_CHECK(known, "unknown encoding '", c.model.encoding, "'; known: ", names);
+  if (!c.head.empty()) parse_head(c.head);
+}
+
+}  // namespace ordo

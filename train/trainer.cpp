@@ -1,0 +1,160 @@
+#include "train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/rng.h"
+#include "train/version.h"
+
+namespace ordo {
+namespace {
+
+HeadType choose_head(const TrainConfig& cfg, const Task& task) {
+  if (cfg.head.empty()) return task.head() == HeadKind::Token ? HeadType::Token : HeadType::Pooled;
+  HeadType h = parse_head(cfg.head);
+  if (task.head() == HeadKind::Token)
+    ORDO_CHECK(h == HeadType::Token, "--head ", cfg.head, " does not fit task '", task.name(),
+               "', which has a class at every position; accepted: token");
+  else
+    ORDO_CHECK(h != HeadType::Token, "--head token does not fit task '", task.name(),
+               "', which has one class per sequence; accepted: pooled, cls");
+  return h;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
+  validate(cfg_);
+  task_ = make_task(cfg_.task);
+  cfg_.task = task_->config();  // the length range resolved to numbers
+  ModelConfig& m = cfg_.model;
+  m.vocab_size = task_->vocab_size();
+  m.num_classes = task_->num_classes();
+  m.head = choose_head(cfg_, *task_);
+  m.seed = cfg_.seed;
+  const int64_t positions = task_->max_len() + (m.head == HeadType::Cls ? 1 : 0);
+  m.posenc.max_len = cfg_.pe_max_len > 0 ? cfg_.pe_max_len : positions;
+  if (m.encoding == "learned")
+    ORDO_CHECK(m.posenc.max_len >= positions, "--pe-max-len ", m.posenc.max_len,
+               " is below the training max_len ", positions,
+               ": the learned table needs a row for every training position");
+  model_ = std::make_unique<EncoderModel>(m);
+  params_ = model_->parameters();
+  optimizer_ = make_optimizer(cfg_.optimizer, params_);
+  std::vector<int64_t> lens = cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens;
+  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch);
+}
+
+double Trainer::train_step() {
+  tape_.clear();
+  tape_.set_check_numerics(cfg_.check_numerics);
+  Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
+  ForwardOptions fo;
+  fo.training = true;
+  fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
+  fo.step = static_cast<uint64_t>(step_);
+  ForwardResult r = model_->forward(tape_, batch.tokens, batch.lengths, fo);
+  Var loss = task_loss(tape_, r.logits, batch);
+  const double value = tape_.value(loss).item();
+  ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1,
+             (cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it"));
+  optimizer_->zero_grad();
+  tape_.backward(loss);
+  tape_.clear();
+  last_grad_norm_ = clip_grad_norm(params_, cfg_.clip);
+  ORDO_CHECK(std::isfinite(last_grad_norm_), "numerics: the gradient norm is ", last_grad_norm_,
+             " at step ", step_ + 1,
+             (cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it"));
+  optimizer_->step(learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps));
+  return value;
+}
+
+std::vector<EvalResult> Trainer::evaluate() {
+  std::vector<EvalResult> out;
+  for (const EvalSet& set : eval_sets_) {
+    EvalResult r{set.length, {}};
+    for (const Batch& batch : set.batches) {
+      tape_.clear();
+      NoGradGuard guard(tape_);
+      ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths);
+      r.counts.add(score_batch(tape_.value(fr.logits), batch));
+    }
+    tape_.clear();
+    out.push_back(r);
+  }
+  return out;
+}
+
+void Trainer::record_eval(const std::vector<EvalResult>& results) {
+  for (const EvalResult& r : results)
+    log_.eval[r.length].push_back(
+        EvalPoint{step_, r.counts.accuracy(), r.counts.exact_match(), r.counts.mean_loss()});
+}
+
+void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (step_ == 0 && log_.eval.empty()) record_eval(evaluate());  // the untrained baseline
+  while (step_ < cfg_.steps) {
+    const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
+    const double loss = train_step();
+    ++step_;
+    const double wall = elapsed_before_ + seconds_since(t0);
+    log_.step.push_back(step_);
+    log_.train_loss.push_back(loss);
+    log_.lr.push_back(lr);
+    log_.wall_time.push_back(wall);
+    const bool evaluated = step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0);
+    if (evaluated) record_eval(evaluate());
+    log_.total_wall_seconds = elapsed_before_ + seconds_since(t0);
+    if (on_step && !on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_,
+                                     log_.total_wall_seconds, &log_, evaluated}))
+      break;
+  }
+  elapsed_before_ = log_.total_wall_seconds;
+}
+
+Checkpoint Trainer::checkpoint() const {
+  Checkpoint ck;
+  ck.ordo_version = version();
+  ck.step = step_;
+  ck.config = to_settings(cfg_);
+  for (const Parameter* p : params_) ck.params.emplace_back(p->name, p->value.clone());
+  for (auto& [name, value] : optimizer_->state()) ck.optimizer.emplace_back(name, value.clone());
+  ck.scalars["optimizer_steps"] = static_cast<double>(optimizer_->steps());
+  ck.scalars["elapsed_seconds"] = log_.total_wall_seconds;
+  // Every random draw of a run is keyed by (seed, step): that pair is the RNG state.
+  ck.rng.push_back(CounterRng::State{cfg_.seed, 0, static_cast<uint64_t>(step_), 4});
+  ck.log = log_;
+  return ck;
+}
+
+void Trainer::restore(const Checkpoint& ck) {
+  const auto mine = to_settings(cfg_);
+  for (const auto& [key, value] : mine) {
+    auto it = ck.config.find(key);
+    ORDO_CHECK(it != ck.config.end(), "checkpoint: setting '", key, "' missing; it was written by another ordo version");
+    ORDO_CHECK(it->second == value, "checkpoint: it was trained with --", key, " ", it->second,
+               ", this run has --", key, " ", value, "; resume with the same settings");
+  }
+  ORDO_CHECK(ck.step >= 0 && ck.step <= cfg_.steps, "checkpoint: step ", ck.step, " outside [0, ", cfg_.steps, "]");
+  std::vector<std::pair<std::string, Shape>> expected;
+  for (const Parameter* p : params_) expected.emplace_back(p->name, p->value.shape());
+  check_compatible(ck, expected);
+  for (Parameter* p : params_)
+    for (const auto& [name, value] : ck.params)
+      if (name == p->name) std::memcpy(p->value.data(), value.data(), sizeof(Real) * value.numel());
+  auto steps = ck.scalars.find("optimizer_steps");
+  ORDO_CHECK(steps != ck.scalars.end(), "checkpoint: scalar 'optimizer_steps' missing");
+  optimizer_->set_state(ck.optimizer, static_cast<int64_t>(steps->second));
+  step_ = ck.step;
+  log_ = ck.log;
+  auto elapsed = ck.scalars.find("elapsed_seconds");
+  elapsed_before_ = elapsed == ck.scalars.end() ? 0 : elapsed->second;
+  log_.total_wall_seconds = elapsed_before_;
+}
+
+}  // namespace ordo

@@ -1,0 +1,108 @@
+// train/trainer.h: one training run: task + model + optimizer + schedule + evaluation.
+//
+//   TrainConfig cfg;                    // SPEC defaults
+//   cfg.task.name = "shift"; cfg.model.encoding = "rope";
+//   Trainer trainer(cfg);
+//   trainer.run();                      // 2000 steps, evaluated every cfg.eval_every
+//   trainer.log();                      // curves (train/run_log.h)
+//
+// Everything a step does is a function of (seed, step): the batch is task.batch(seed,
+// step), dropout masks come from (seed, step), and the state carried between steps is
+// the parameters and the optimizer moments. So a run resumed from a checkpoint continues
+// with the same bits as one that never stopped.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/eval.h"
+#include "data/task.h"
+#include "layers/model.h"
+#include "train/checkpoint.h"
+#include "train/metrics.h"
+#include "train/optimizer.h"
+#include "train/run_log.h"
+
+namespace ordo {
+
+struct TrainConfig {
+  TaskConfig task;
+  ModelConfig model;             // vocab_size, num_classes and head come from the task
+  OptimizerConfig optimizer;
+  double lr = 1e-3;
+  int64_t steps = 2000;
+  int64_t batch_size = 64;
+  int64_t warmup = 100;
+  double clip = 1.0;             // global gradient norm; 0 = off
+  int64_t eval_every = 250;      // and always at the last step; 0 = only at the last step
+  std::vector<int64_t> eval_lens;  // extrapolation lengths; empty = 2x and 4x max_len
+  int64_t eval_batch = 128;
+  uint64_t seed = 0;
+  uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets
+  bool same_length = true;       // one length per training batch: no padding FLOPs
+  bool check_numerics = false;   // scan every op output; name the first non-finite one
+  std::string head;              // "" = the task's head; "cls" = a learned cls token
+  int64_t pe_max_len = 0;        // learned table rows / rbf span; 0 = the training max_len
+};
+
+// Checks every setting; throws ordo::Error naming the setting and the accepted values.
+void validate(const TrainConfig& cfg);
+// The settings as text (for HDF5 attributes and checkpoints), and back.
+std::map<std::string, std::string> to_settings(const TrainConfig& cfg);
+TrainConfig from_settings(const std::map<std::string, std::string>& settings);
+
+struct StepInfo {
+  int64_t step;         // 0-based index of the step just taken
+  int64_t total;
+  double loss, lr, grad_norm;
+  double seconds;       // wall time since the run (or resume) started
+  const RunLog* log;    // includes the latest evaluation
+  bool evaluated;       // an evaluation ran after this step
+};
+
+struct EvalResult {
+  int64_t length;       // 0 = training range
+  MetricCounts counts;
+};
+
+class Trainer {
+ public:
+  explicit Trainer(const TrainConfig& cfg);
+
+  // Trains from the current step to cfg.steps. on_step runs after every step; returning
+  // false stops early (the state stays consistent: checkpoint() and run() again resume).
+  void run(const std::function<bool(const StepInfo&)>& on_step = {});
+  // Scores every evaluation set (no gradients recorded).
+  std::vector<EvalResult> evaluate();
+
+  Checkpoint checkpoint() const;
+  void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration
+
+  int64_t step() const { return step_; }
+  bool finished() const { return step_ >= cfg_.steps; }
+  const TrainConfig& config() const { return cfg_; }
+  const RunLog& log() const { return log_; }
+  EncoderModel& model() { return *model_; }
+  const Task& task() const { return *task_; }
+  const std::vector<EvalSet>& eval_sets() const { return eval_sets_; }
+
+ private:
+  double train_step();  // one step at step_, returns the loss
+  void record_eval(const std::vector<EvalResult>& results);
+
+  TrainConfig cfg_;
+  std::unique_ptr<Task> task_;
+  std::unique_ptr<EncoderModel> model_;
+  std::vector<Parameter*> params_;
+  std::unique_ptr<Optimizer> optimizer_;
+  std::vector<EvalSet> eval_sets_;
+  Tape tape_;
+  RunLog log_;
+  int64_t step_ = 0;
+  double last_grad_norm_ = 0;
+  double elapsed_before_ = 0;  // wall seconds of earlier sessions of a resumed run
+};
+
+}  // namespace ordo
