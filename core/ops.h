@@ -96,3 +96,24 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin);
 Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
 
 }  // namespace ordo
+
+namespace ordo {
+
+// ---- fused attention (core/ops/attention.cpp) ------------------------------------------
+// softmax(q k^T * scale + bias + mask) v for q, k, v (B, H, L, d_h), computed tile by tile
+// with an online softmax: no (B, H, L, L) tensor is ever stored. The backward recomputes
+// the scores of each tile from q, k and the saved row log-sum-exps.
+//   bias: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or full (H, L, L);
+//         its gradient is accumulated when it needs one (t5's learned table).
+//   key_lengths (B): keys u >= key_lengths[b] are masked (key padding);
+//   causal: keys u > t are masked.
+// A query row with every key masked outputs zeros. Matches the unfused composition
+// (matmul, scale, add, softmax, matmul) within 1e-5 in values and gradients.
+struct FusedAttentionBias {
+  std::optional<Var> values;
+  bool relative = false;
+};
+Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                    const std::vector<int32_t>& key_lengths, bool causal, Real scale);
+
+}  // namespace ordo
