@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -95,7 +96,7 @@ class Tape {
   const Node& node(Var v) const;
   void scan(const char* what, const char* op, const Tensor& t) const;
 
-  std::vector<Node> nodes_;
+  std::deque<Node> nodes_;  // a deque: references from value() stay valid while ops push
   uint32_t epoch_ = 1;
   bool grad_enabled_ = true;
   bool check_numerics_ = false;

@@ -1,0 +1,129 @@
+// core/ops/layernorm.cpp: affine layer normalisation over the last axis (llm.c style).
+//
+// Forward, per row of x (..., d):
+//   mean = sum_j x_j / d,  var = sum_j (x_j - mean)^2 / d,  rstd = 1 / sqrt(var + eps)
+//   xhat_j = (x_j - mean) rstd,  y_j = xhat_j gamma_j + beta_j
+// and saves mean and rstd (one pair per row), so the backward recomputes xhat cheaply.
+// Backward, with dnorm_j = dy_j gamma_j:
+//   dx_j     = rstd (dnorm_j - mean_k dnorm_k - xhat_j mean_k (dnorm_k xhat_k))
+//   dgamma_j = sum_rows dy_j xhat_j,   dbeta_j = sum_rows dy_j
+// The column sums are reduced deterministically: rows are cut into chunks of kChunkRows (a
+// constant, never the thread count); each chunk's partial sums are written by one loop
+// iteration and the partials are then added chunk by chunk in a fixed order.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+constexpr int64_t kChunkRows = 32;
+
+}  // namespace
+
+Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
+  const Tensor& X = t.value(x);      // (..., d)
+  const Tensor& G = t.value(gamma);  // (d)
+  const Tensor& B = t.value(beta);   // (d)
+  ORDO_CHECK(X.rank() >= 1, "layernorm: x must have rank >= 1, got a scalar");
+  const int64_t d = X.shape().last();
+  ORDO_CHECK(d >= 1, "layernorm: the normalised axis of x ", X.shape(), " is empty");
+  ORDO_CHECK(G.shape() == Shape({d}), "layernorm: gamma must be (d) = (", d, ") for x ",
+             X.shape(), ", got ", G.shape());
+  ORDO_CHECK(B.shape() == Shape({d}), "layernorm: beta must be (d) = (", d, ") for x ",
+             X.shape(), ", got ", B.shape());
+  ORDO_CHECK(eps > 0, "layernorm: eps must be > 0, got ", eps);
+  const int64_t rows = X.numel() / d;
+
+  Tensor Y = Tensor::empty(X.shape());     // (..., d)
+  Tensor mean = Tensor::empty(Shape{rows});  // (rows)
+  Tensor rstd = Tensor::empty(Shape{rows});  // (rows)
+  const Real* xd = X.data();
+  const Real* g = G.data();
+  const Real* b = B.data();
+  Real* yd = Y.data();
+  Real* mean_d = mean.data();
+  Real* rstd_d = rstd.data();
+  parallel_for(rows, 6 * d, [&](int64_t r) {
+    const Real* xr = xd + r * d;
+    Real* yr = yd + r * d;
+    double m = 0;
+    for (int64_t j = 0; j < d; ++j) m += xr[j];
+    m /= static_cast<double>(d);
+    double v = 0;  // two passes: no cancellation when |mean| >> std
+    for (int64_t j = 0; j < d; ++j) {
+      const double c = xr[j] - m;
+      v += c * c;
+    }
+    v /= static_cast<double>(d);
+    const double s = 1.0 / std::sqrt(v + static_cast<double>(eps));
+    for (int64_t j = 0; j < d; ++j)
+      yr[j] = static_cast<Real>((xr[j] - m) * s) * g[j] + b[j];
+    mean_d[r] = static_cast<Real>(m);
+    rstd_d[r] = static_cast<Real>(s);
+  });
+
+  return t.push("layernorm", std::move(Y),
+                [x, gamma, beta, mean, rstd, rows, d](Tape& t, const Tensor& dY) {
+    const bool want_x = t.needs_grad(x), want_g = t.needs_grad(gamma), want_b = t.needs_grad(beta);
+    const Real* xd = t.value(x).data();      // (rows, d)
+    const Real* g = t.value(gamma).data();   // (d)
+    const Real* dy = dY.data();              // (rows, d)
+    const Real* mean_d = mean.data();
+    const Real* rstd_d = rstd.data();
+    Real* dx = want_x ? t.grad(x).data() : nullptr;  // (rows, d)
+    const int64_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+    // Per-chunk partial column sums: (chunks, d) each, filled by one iteration per chunk.
+    std::vector<double> dgamma_part(want_g ? chunks * d : 0), dbeta_part(want_b ? chunks * d : 0);
+    parallel_for(chunks, kChunkRows * 10 * d, [&](int64_t c) {
+      double* dg_c = want_g ? dgamma_part.data() + c * d : nullptr;
+      double* db_c = want_b ? dbeta_part.data() + c * d : nullptr;
+      const int64_t end = std::min(rows, (c + 1) * kChunkRows);
+      for (int64_t r = c * kChunkRows; r < end; ++r) {
+        const Real* xr = xd + r * d;
+        const Real* dyr = dy + r * d;
+        const double m = mean_d[r], s = rstd_d[r];
+        double dnorm_mean = 0, dnorm_xhat_mean = 0;
+        for (int64_t j = 0; j < d; ++j) {
+          const double xhat = (xr[j] - m) * s;
+          const double dnorm = static_cast<double>(dyr[j]) * g[j];
+          dnorm_mean += dnorm;
+          dnorm_xhat_mean += dnorm * xhat;
+          if (dg_c) dg_c[j] += dyr[j] * xhat;
+          if (db_c) db_c[j] += dyr[j];
+        }
+        dnorm_mean /= static_cast<double>(d);
+        dnorm_xhat_mean /= static_cast<double>(d);
+        if (!dx) continue;
+        Real* dxr = dx + r * d;
+        for (int64_t j = 0; j < d; ++j) {
+          const double xhat = (xr[j] - m) * s;
+          const double dnorm = static_cast<double>(dyr[j]) * g[j];
+          dxr[j] += static_cast<Real>(s * (dnorm - dnorm_mean - xhat * dnorm_xhat_mean));
+        }
+      }
+    });
+    // Add the partials chunk by chunk, in chunk order, one column per iteration.
+    if (want_g) {
+      Real* dgamma = t.grad(gamma).data();  // (d)
+      parallel_for(d, chunks, [&](int64_t j) {
+        double acc = 0;
+        for (int64_t c = 0; c < chunks; ++c) acc += dgamma_part[c * d + j];
+        dgamma[j] += static_cast<Real>(acc);
+      });
+    }
+    if (want_b) {
+      Real* dbeta = t.grad(beta).data();  // (d)
+      parallel_for(d, chunks, [&](int64_t j) {
+        double acc = 0;
+        for (int64_t c = 0; c < chunks; ++c) acc += dbeta_part[c * d + j];
+        dbeta[j] += static_cast<Real>(acc);
+      });
+    }
+  }, {x, gamma, beta});
+}
+
+}  // namespace ordo

@@ -1,0 +1,127 @@
+// core/ops/positional.cpp: the two ops positional encodings are built from.
+//
+// rotate_pairs (RoPE): each interleaved pair (x0, x1) = (x[2i], x[2i+1]) of the last axis
+// is rotated by the angle theta[l, i] of its position l:
+//   y0 = x0 cos - x1 sin,   y1 = x0 sin + x1 cos          (y = R(theta) x)
+// R is orthogonal, so the backward is the rotation by -theta:
+//   dx0 = dy0 cos + dy1 sin,   dx1 = -dy0 sin + dy1 cos    (dx = R(theta)^T dy)
+//
+// expand_relative (ALiBi, T5): a Toeplitz expansion of a relative bias,
+//   out[h, t, u] = rel[h, (u - t) + Lq - 1]
+// so every entry of rel feeds one diagonal of out, and the backward sums that diagonal:
+//   drel[h, j] = sum_t dout[h, t, t + j - (Lq - 1)]    (over the t that keep u in [0, Lk))
+//
+// Both kernels write each output element from exactly one loop iteration in a fixed
+// order, so results are bit-identical for any thread count.
+#include <algorithm>
+
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+// How rotate_pairs maps a row of x to a row of the angle tables.
+struct RotatePlan {
+  int64_t rows;           // rows of x viewed as (rows, D)
+  int64_t L, half;        // positions, pairs per row (D / 2)
+  int64_t rows_per_batch; // rows of one batch entry when the angles differ per sequence
+  bool per_batch;         // angles (B, L, D/2) instead of (L, D/2)
+};
+
+RotatePlan plan_rotate(const Shape& x, const Shape& c, const Shape& s) {
+  ORDO_CHECK(x.rank() >= 2, "rotate_pairs: x needs shape (..., L, D), got ", x);
+  ORDO_CHECK(x.last() % 2 == 0, "rotate_pairs: the last axis of x ", x,
+             " must be even (it holds pairs (2i, 2i+1))");
+  check_same_shape("rotate_pairs (cos vs sin)", c, s);
+  const int64_t L = x[-2], half = x.last() / 2;
+  ORDO_CHECK((c.rank() == 2 || c.rank() == 3) && c[-2] == L && c[-1] == half,
+             "rotate_pairs: cos/sin must be (L, D/2) or (B, L, D/2) for x ", x, ", got ", c);
+  RotatePlan p{x.rows(), L, half, 0, c.rank() == 3};
+  if (p.per_batch) {
+    ORDO_CHECK(x.rank() >= 3 && x[0] == c[0], "rotate_pairs: per-sequence angles ", c,
+               " need x of shape (B, ..., L, D) with the same B, got ", x);
+    p.rows_per_batch = p.rows / x[0];
+  }
+  return p;
+}
+
+// Offset of the angle row used by row r of x.
+inline int64_t angle_row(const RotatePlan& p, int64_t r) {
+  const int64_t l = r % p.L;
+  return p.per_batch ? ((r / p.rows_per_batch) * p.L + l) * p.half : l * p.half;
+}
+
+}  // namespace
+
+Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
+  const Tensor& X = t.value(x);  // (..., L, D)
+  const RotatePlan p = plan_rotate(X.shape(), cos.shape(), sin.shape());
+  Tensor Y = Tensor::empty(X.shape());
+  {
+    const Real* xd = X.data();
+    const Real *cd = cos.data(), *sd = sin.data();
+    Real* yd = Y.data();
+    parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
+      const Real* xr = xd + r * 2 * p.half;
+      Real* yr = yd + r * 2 * p.half;
+      const Real *cr = cd + angle_row(p, r), *sr = sd + angle_row(p, r);
+      for (int64_t i = 0; i < p.half; ++i) {
+        const Real x0 = xr[2 * i], x1 = xr[2 * i + 1];
+        yr[2 * i] = x0 * cr[i] - x1 * sr[i];
+        yr[2 * i + 1] = x0 * sr[i] + x1 * cr[i];
+      }
+    });
+  }
+  return t.push("rotate_pairs", std::move(Y), [x, p, cos, sin](Tape& t, const Tensor& dY) {
+    if (!t.needs_grad(x)) return;
+    Real* dxd = t.grad(x).data();
+    const Real* dyd = dY.data();
+    const Real *cd = cos.data(), *sd = sin.data();
+    parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
+      const Real* dyr = dyd + r * 2 * p.half;
+      Real* dxr = dxd + r * 2 * p.half;
+      const Real *cr = cd + angle_row(p, r), *sr = sd + angle_row(p, r);
+      for (int64_t i = 0; i < p.half; ++i) {  // dx += R(theta)^T dy
+        const Real d0 = dyr[2 * i], d1 = dyr[2 * i + 1];
+        dxr[2 * i] += d0 * cr[i] + d1 * sr[i];
+        dxr[2 * i + 1] += -d0 * sr[i] + d1 * cr[i];
+      }
+    });
+  }, {x});
+}
+
+Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk) {
+  const Tensor& R = t.value(rel);  // (H, Lq + Lk - 1)
+  ORDO_CHECK(Lq > 0 && Lk > 0, "expand_relative: lengths must be positive, got Lq = ", Lq,
+             ", Lk = ", Lk);
+  ORDO_CHECK(R.rank() == 2 && R.dim(1) == Lq + Lk - 1, "expand_relative: rel must be (H, Lq + Lk - 1) = (H, ",
+             Lq + Lk - 1, ") for Lq = ", Lq, ", Lk = ", Lk, ", got ", R.shape());
+  const int64_t H = R.dim(0), W = Lq + Lk - 1;
+  Tensor out = Tensor::empty(Shape{H, Lq, Lk});
+  {
+    const Real* rd = R.data();
+    Real* od = out.data();
+    parallel_for(H * Lq, Lk, [&](int64_t row) {  // row = h * Lq + t
+      const int64_t h = row / Lq, q = row % Lq;
+      // out[h, q, u] = rel[h, u - q + Lq - 1]: a contiguous window of rel.
+      const Real* src = rd + h * W + (Lq - 1 - q);
+      std::copy(src, src + Lk, od + row * Lk);
+    });
+  }
+  return t.push("expand_relative", std::move(out), [rel, H, Lq, Lk, W](Tape& t, const Tensor& dout) {
+    if (!t.needs_grad(rel)) return;
+    Real* dr = t.grad(rel).data();
+    const Real* dd = dout.data();  // (H, Lq, Lk)
+    parallel_for(H * W, Lq, [&](int64_t e) {  // e = h * W + j, j = (u - q) + Lq - 1
+      const int64_t h = e / W, j = e % W, offset = j - (Lq - 1);  // u = q + offset
+      const int64_t q_begin = std::max<int64_t>(0, -offset);
+      const int64_t q_end = std::min<int64_t>(Lq, Lk - offset);
+      Real acc = 0;
+      for (int64_t q = q_begin; q < q_end; ++q) acc += dd[(h * Lq + q) * Lk + q + offset];
+      dr[e] += acc;
+    });
+  }, {rel});
+}
+
+}  // namespace ordo

@@ -1,0 +1,80 @@
+// data/eval.cpp: building the evaluation sets (see data/eval.h).
+#include "data/eval.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/parallel.h"
+#include "core/rng.h"
+
+namespace ordo {
+
+int64_t EvalSet::num_sequences() const {
+  int64_t n = 0;
+  for (const Batch& b : batches) n += b.batch_size();
+  return n;
+}
+
+std::vector<int64_t> default_extrapolation_lengths(const Task& task) {
+  return {2 * task.max_len(), 4 * task.max_len()};
+}
+
+namespace {
+
+// `count` sequences of one set; length 0 = lengths drawn from the training range.
+EvalSet make_set(const Task& task, uint64_t set_seed, int64_t length, int64_t count,
+                 int64_t batch_size) {
+  const bool paired = task.has_eval_twin();
+  ORDO_CHECK(count > 0, task.name(), ": an evaluation set needs > 0 sequences, got ", count);
+  ORDO_CHECK(!paired || count % 2 == 0, task.name(), ": evaluation sets are swap-paired, so ",
+             "the sequence count must be even, got ", count);
+  const int64_t distinct = paired ? count / 2 : count;
+  const int64_t cost = 64 * std::max(length, task.max_len());
+  std::vector<Example> examples(count);
+  parallel_for(distinct, cost, [&](int64_t j) {
+    int64_t len = length;
+    if (len == 0) {
+      CounterRng rng(set_seed, data_stream("eval/length", static_cast<uint64_t>(j)));
+      len = rng.uniform_int(task.min_len(), task.max_len());
+    }
+    Example e = task.example(set_seed, static_cast<uint64_t>(j), len);
+    if (paired) {
+      examples[2 * j + 1] = task.eval_twin(e);
+      examples[2 * j] = std::move(e);
+    } else {
+      examples[j] = std::move(e);
+    }
+  });
+  EvalSet set;
+  set.length = length;
+  for (int64_t start = 0; start < count; start += batch_size) {
+    const int64_t end = std::min(count, start + batch_size);
+    std::vector<Example> chunk(examples.begin() + start, examples.begin() + end);
+    set.batches.push_back(collate(chunk, task.head()));
+  }
+  return set;
+}
+
+}  // namespace
+
+std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
+                                    const std::vector<int64_t>& extrapolation_lengths,
+                                    int64_t batch_size, int64_t train_sequences,
+                                    int64_t length_sequences) {
+  ORDO_CHECK(batch_size > 0, task.name(), ": batch_size must be > 0, got ", batch_size);
+  for (int64_t len : extrapolation_lengths)
+    ORDO_CHECK(len >= task.min_valid_len(), task.name(), ": evaluation length ", len,
+               " is too short; this task needs length >= ", task.min_valid_len());
+  // The sets' own seed, one per set, never equal to a training seed's streams.
+  const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
+  auto set_seed = [&](int64_t length) {
+    return mix64(eval_seed + mix64(static_cast<uint64_t>(length)));
+  };
+  std::vector<EvalSet> sets;
+  sets.push_back(make_set(task, set_seed(0), 0, train_sequences, batch_size));
+  for (int64_t len : extrapolation_lengths)
+    sets.push_back(make_set(task, set_seed(len), len, length_sequences, batch_size));
+  return sets;
+}
+
+}  // namespace ordo

@@ -1,0 +1,39 @@
+// data/eval.h: the fixed held-out evaluation sets of SPEC 3 ("Evaluation sets").
+//
+// One set from the training length range (512 sequences) and one per extrapolation length
+// (256 sequences each, every sequence exactly that long; by default 2x and 4x the training
+// max_len). The sets come from their own seed, derived from `seed` so that they never
+// coincide with training batches drawn with the same seed. Tasks with an evaluation twin
+// (`order`) are swap-paired: sequence 2j + 1 is sequence 2j with A and B exchanged, so
+// a permutation-invariant model scores exactly chance.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/task.h"
+
+namespace ordo {
+
+constexpr int64_t kEvalTrainSequences = 512;   // from the training range
+constexpr int64_t kEvalLengthSequences = 256;  // at each extrapolation length
+
+struct EvalSet {
+  int64_t length = 0;          // 0 = the training range; else every sequence's exact length
+  std::vector<Batch> batches;  // batch_size sequences each, the last one possibly fewer
+  int64_t num_sequences() const;
+};
+
+// {2 * max_len, 4 * max_len}.
+std::vector<int64_t> default_extrapolation_lengths(const Task& task);
+
+// The training-range set first, then one set per extrapolation length, in the given order.
+// Sequence counts are parameters only so tests can stay small; they must be even for a
+// swap-paired task.
+std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
+                                    const std::vector<int64_t>& extrapolation_lengths,
+                                    int64_t batch_size,
+                                    int64_t train_sequences = kEvalTrainSequences,
+                                    int64_t length_sequences = kEvalLengthSequences);
+
+}  // namespace ordo

@@ -1,0 +1,60 @@
+// data/order.cpp: the `order` task generator (see data/order.h).
+#include "data/order.h"
+
+#include "core/rng.h"
+
+namespace ordo {
+
+OrderTask::OrderTask(const TaskConfig& config) : Task(config) {
+  config_ = resolve_range(config_, kDefaultMinLen, kDefaultMaxLen);
+  const TaskConfig& c = config_;
+  ORDO_CHECK(c.vocab >= 1, "order: vocab (the number of filler tokens) must be >= 1, got ",
+             c.vocab);
+  ORDO_CHECK(c.min_len >= 2, "order: min_len must be >= 2 (A and B need two positions), got ",
+             c.min_len);
+  ORDO_CHECK(c.gap >= 0, "order: gap must be >= 0 (0 = random positions), got ", c.gap);
+  ORDO_CHECK(c.gap < c.max_len, "order: gap ", c.gap, " does not fit: gap must be < max_len ",
+             c.max_len, " (|pos(A) - pos(B)| <= L - 1)");
+  // Lengths that cannot hold the gap are left out of the training range.
+  if (c.gap > 0 && c.gap >= c.min_len) config_.min_len = c.gap + 1;
+}
+
+Example OrderTask::example(uint64_t seed, uint64_t index, int64_t length) const {
+  check_length(length);
+  CounterRng rng(seed, data_stream("order/example", index));
+  Example e;
+  e.tokens.resize(length);
+  for (int64_t t = 0; t < length; ++t)
+    e.tokens[t] = kFirstFiller + static_cast<int32_t>(rng.uniform_int(0, config_.vocab - 1));
+
+  int64_t pos_a, pos_b;
+  if (config_.gap == 0) {
+    pos_a = rng.uniform_int(0, length - 1);
+    pos_b = rng.uniform_int(0, length - 2);  // uniform over the other L - 1 positions
+    if (pos_b >= pos_a) ++pos_b;
+  } else {
+    const int64_t first = rng.uniform_int(0, length - 1 - config_.gap);
+    const int64_t second = first + config_.gap;
+    const bool a_first = rng.uniform_int(0, 1) == 1;
+    pos_a = a_first ? first : second;
+    pos_b = a_first ? second : first;
+  }
+  e.tokens[pos_a] = kA;
+  e.tokens[pos_b] = kB;
+  e.label = pos_a < pos_b ? 1 : 0;
+  return e;
+}
+
+Example OrderTask::eval_twin(const Example& e) const {
+  Example twin = e;
+  for (int32_t& id : twin.tokens) {
+    if (id == kA)
+      id = kB;
+    else if (id == kB)
+      id = kA;
+  }
+  twin.label = 1 - e.label;
+  return twin;
+}
+
+}  // namespace ordo

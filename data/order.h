@@ -1,0 +1,37 @@
+// data/order.h: the `order` task (SPEC 3): is A before B?
+//
+// Ids: 0 = PAD, 1 = A, 2 = B, 3..V+2 fillers. A sequence of length L holds L-2 uniform
+// fillers and one A and one B at two distinct uniform positions; the label is 1 iff
+// pos(A) < pos(B). Pooled head, 2 classes. With gap g > 0, |pos(A) - pos(B)| = g exactly,
+// the pair's first position uniform among the L - g that allow it, and which of the two
+// is A a fair coin. A sequence must be longer than g, so when g >= min_len the training
+// range starts at g + 1 instead (g >= max_len is an error).
+#pragma once
+
+#include <algorithm>
+
+#include "data/task.h"
+
+namespace ordo {
+
+class OrderTask : public Task {
+ public:
+  static constexpr int32_t kA = 1, kB = 2, kFirstFiller = 3;
+  static constexpr int64_t kDefaultMinLen = 8, kDefaultMaxLen = 32;
+
+  explicit OrderTask(const TaskConfig& config);  // validates; throws ordo::Error
+
+  std::string name() const override { return "order"; }
+  HeadKind head() const override { return HeadKind::Pooled; }
+  int64_t vocab_size() const override { return config_.vocab + 3; }
+  int64_t num_classes() const override { return 2; }
+  int64_t min_valid_len() const override { return std::max<int64_t>(2, config_.gap + 1); }
+
+  Example example(uint64_t seed, uint64_t index, int64_t length) const override;
+
+  // A and B exchanged, label flipped.
+  bool has_eval_twin() const override { return true; }
+  Example eval_twin(const Example& e) const override;
+};
+
+}  // namespace ordo

@@ -1,0 +1,134 @@
+// data/task.cpp: batching, collation and the task registry.
+#include "data/task.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "core/parallel.h"
+#include "core/rng.h"
+#include "data/order.h"
+#include "data/periodic.h"
+#include "data/shift.h"
+
+namespace ordo {
+
+const char* head_kind_name(HeadKind head) { return head == HeadKind::Token ? "token" : "pooled"; }
+
+uint64_t data_stream(std::string_view purpose, uint64_t index) {
+  return mix64(hash64(purpose) ^ mix64(index + 0x9e3779b97f4a7c15ull));
+}
+
+Batch collate(const std::vector<Example>& examples, HeadKind head) {
+  ORDO_CHECK(!examples.empty(), "collate: no examples to batch");
+  const int64_t batch_size = static_cast<int64_t>(examples.size());
+  int64_t max_len = 0;
+  for (const Example& e : examples) max_len = std::max<int64_t>(max_len, e.tokens.size());
+  ORDO_CHECK(max_len > 0, "collate: every example is empty");
+
+  Batch b;
+  b.tokens = TensorI32::zeros({batch_size, max_len});  // (B, L), 0 = PAD
+  b.lengths.resize(batch_size);
+  if (head == HeadKind::Token) {
+    b.targets = TensorI32::zeros({batch_size, max_len});  // (B, L)
+    b.score = Tensor::zeros({batch_size, max_len});       // (B, L)
+  } else {
+    b.targets = TensorI32::zeros({batch_size});  // (B)
+    b.score = Tensor::full({batch_size}, Real(1));  // (B)
+  }
+  for (int64_t i = 0; i < batch_size; ++i) {
+    const Example& e = examples[i];
+    const int64_t len = static_cast<int64_t>(e.tokens.size());
+    b.lengths[i] = static_cast<int32_t>(len);
+    std::copy(e.tokens.begin(), e.tokens.end(), b.tokens.data() + i * max_len);
+    if (head == HeadKind::Token) {
+      ORDO_CHECK(static_cast<int64_t>(e.targets.size()) == len &&
+                     static_cast<int64_t>(e.scored.size()) == len,
+                 "collate: token-head example ", i, " has ", len, " tokens but ",
+                 e.targets.size(), " targets and ", e.scored.size(), " score flags");
+      int32_t* targets = b.targets.data() + i * max_len;
+      Real* score = b.score.data() + i * max_len;
+      for (int64_t t = 0; t < len; ++t) {
+        targets[t] = e.targets[t];
+        score[t] = e.scored[t] ? Real(1) : Real(0);
+      }
+    } else {
+      ORDO_CHECK(e.label >= 0, "collate: pooled-head example ", i, " has no label");
+      b.targets[i] = e.label;
+    }
+  }
+  return b;
+}
+
+TaskConfig Task::resolve_range(TaskConfig config, int64_t default_min, int64_t default_max) {
+  if (config.min_len == -1) config.min_len = default_min;
+  if (config.max_len == -1) config.max_len = default_max;
+  ORDO_CHECK(config.min_len >= 1, config.name, ": min_len must be >= 1 (or -1 for the default ",
+             default_min, "), got ", config.min_len);
+  ORDO_CHECK(config.min_len <= config.max_len, config.name, ": min_len ", config.min_len,
+             " > max_len ", config.max_len, "; the length range must be non-empty");
+  return config;
+}
+
+void Task::check_length(int64_t length) const {
+  ORDO_CHECK(length >= min_valid_len(), name(), ": sequence length ", length,
+             " is too short; this task needs length >= ", min_valid_len());
+}
+
+int64_t Task::sample_length(uint64_t seed, uint64_t global_index) const {
+  CounterRng rng(seed, data_stream(name() + "/length", global_index));
+  return rng.uniform_int(min_len(), max_len());
+}
+
+Batch Task::batch(uint64_t seed, uint64_t index, int64_t batch_size, bool same_length) const {
+  ORDO_CHECK(batch_size > 0, name(), ": batch_size must be > 0, got ", batch_size);
+  check_length(min_len());  // example() must not throw inside the parallel loop
+  const uint64_t first = index * static_cast<uint64_t>(batch_size);
+  int64_t shared_length = 0;
+  if (same_length) {
+    CounterRng rng(seed, data_stream(name() + "/batch-length", index));
+    shared_length = rng.uniform_int(min_len(), max_len());
+  }
+  std::vector<Example> examples(batch_size);
+  // Each sequence has its own stream, so the split over threads changes nothing.
+  parallel_for(batch_size, 64 * max_len(), [&](int64_t i) {
+    const uint64_t global = first + static_cast<uint64_t>(i);
+    const int64_t length = same_length ? shared_length : sample_length(seed, global);
+    examples[i] = example(seed, global, length);
+  });
+  return collate(examples, head());
+}
+
+namespace {
+
+using TaskFactory = std::function<std::unique_ptr<Task>(const TaskConfig&)>;
+
+// The registry: one line per task.
+const std::vector<std::pair<std::string, TaskFactory>>& registry() {
+  static const std::vector<std::pair<std::string, TaskFactory>> tasks = {
+      {"order", [](const TaskConfig& c) { return std::make_unique<OrderTask>(c); }},
+      {"shift", [](const TaskConfig& c) { return std::make_unique<ShiftTask>(c); }},
+      {"periodic", [](const TaskConfig& c) { return std::make_unique<PeriodicTask>(c); }},
+  };
+  return tasks;
+}
+
+}  // namespace
+
+const std::vector<std::string>& task_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& entry : registry()) n.push_back(entry.first);
+    return n;
+  }();
+  return names;
+}
+
+std::unique_ptr<Task> make_task(const TaskConfig& config) {
+  for (const auto& [name, factory] : registry())
+    if (name == config.name) return factory(config);
+  std::string known;
+  for (const std::string& n : task_names()) known += (known.empty() ? "" : ", ") + n;
+  fail("unknown task '", config.name, "'; known tasks: ", known);
+}
+
+}  // namespace ordo

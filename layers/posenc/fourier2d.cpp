@@ -1,0 +1,66 @@
+// layers/posenc/fourier2d.cpp: 2-D sinusoidal features for positions on a grid.
+//
+// Token t of a row-major grid of width W sits at (x, y) = (t mod W, t div W), and
+//   PE(t) = [ S_{d/2}(x), S_{d/2}(y) ],   S_m(p)_{2i} = sin(p w_i), S_m(p)_{2i+1} = cos(p w_i),
+//   w_i = 10000^(-2i/m),  m = d/2
+// the sinusoidal encoding of each coordinate in half the width, added to the token
+// embeddings (embed hook). The first d/2 dims depend on the column only, the last d/2 on
+// the row only. W comes from Positions.grid_w (else EncodingConfig::grid_w); a 1-D task
+// must pass --grid-w W.
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+class Fourier2dEncoding final : public PositionalEncoding {
+ public:
+  explicit Fourier2dEncoding(const EncodingConfig& cfg) : d_(cfg.d_model), grid_w_(cfg.grid_w) {
+    ORDO_CHECK(d_ > 0 && d_ % 4 == 0, "fourier2d: d_model = ", d_,
+               " must be a positive multiple of 4 (two halves of sin/cos pairs)");
+    ORDO_CHECK(grid_w_ >= 0, "fourier2d: grid_w must be >= 0, got ", grid_w_);
+  }
+  std::string name() const override { return "fourier2d"; }
+
+  // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
+  Var embed(Tape& t, Var x, const Positions& pos) override {
+    const Shape& s = t.shape(x);
+    ORDO_CHECK(s.rank() == 3 && s[2] == d_, "fourier2d: embed needs x of shape (B, L, ", d_,
+               "), got ", s);
+    const int64_t W = pos.grid_w > 0 ? pos.grid_w : grid_w_;
+    ORDO_CHECK(W > 0, "fourier2d needs 2-D positions: pass --grid-w W");
+    return add(t, x, t.input(table(s[1], W)));
+  }
+
+ private:
+  const Tensor& table(int64_t L, int64_t W) {
+    if (cache_.defined() && cache_.dim(0) == L && cache_w_ == W) return cache_;
+    const int64_t m = d_ / 2;
+    cache_ = Tensor::empty(Shape{L, d_});
+    cache_w_ = W;
+    for (int64_t p = 0; p < L; ++p) {
+      const double coord[2] = {static_cast<double>(p % W), static_cast<double>(p / W)};  // x, y
+      for (int64_t j = 0; j < d_; ++j) {
+        const int64_t c = j / m, jj = j % m;  // which coordinate, dim within its half
+        const double w = std::pow(10000.0, -static_cast<double>(jj - jj % 2) / static_cast<double>(m));
+        const double a = coord[c] * w;
+        cache_[p * d_ + j] = static_cast<Real>(jj % 2 == 0 ? std::sin(a) : std::cos(a));
+      }
+    }
+    return cache_;
+  }
+
+  int64_t d_, grid_w_;
+  Tensor cache_;  // (L, d)
+  int64_t cache_w_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_fourier2d(const EncodingConfig& cfg) {
+  return std::make_unique<Fourier2dEncoding>(cfg);
+}
+
+}  // namespace ordo

@@ -1,0 +1,55 @@
+// layers/posenc/learned.cpp: a learned absolute position table (BERT / GPT-2 style).
+//
+//   PE(t) = P[min(t, max_len - 1)],   P (max_len, d) ~ N(0, 0.02) at init
+//
+// added to the token embeddings (embed hook). Positions past the table reuse its last row
+// (clamp), so the model runs at any length but cannot tell apart positions >= max_len - 1:
+// the reason learned tables extrapolate poorly.
+#include <algorithm>
+
+#include "core/ops.h"
+#include "layers/init.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+// P (max_len, d) ~ N(0, 0.02), a function of (seed, "posenc.table").
+Tensor initial_table(const EncodingConfig& cfg) {
+  ORDO_CHECK(cfg.d_model > 0 && cfg.max_len > 0, "learned: d_model and max_len must be positive, got d_model = ",
+             cfg.d_model, ", max_len = ", cfg.max_len);
+  return normal_init(Shape{cfg.max_len, cfg.d_model}, 0.02, cfg.seed, "posenc.table");
+}
+
+class LearnedEncoding final : public PositionalEncoding {
+ public:
+  explicit LearnedEncoding(const EncodingConfig& cfg)
+      : d_(cfg.d_model), max_len_(cfg.max_len), table_("posenc.table", initial_table(cfg)) {}
+  std::string name() const override { return "learned"; }
+
+  // x (B, L, d) -> x + P[clamp(t)], the (L, d) gather broadcast over the batch.
+  Var embed(Tape& t, Var x, const Positions&) override {
+    const Shape& s = t.shape(x);
+    ORDO_CHECK(s.rank() == 3 && s[2] == d_, "learned: embed needs x of shape (B, L, ", d_,
+               "), got ", s);
+    const int64_t L = s[1];
+    TensorI32 ids = TensorI32::empty(Shape{L});
+    for (int64_t pos = 0; pos < L; ++pos)
+      ids[pos] = static_cast<int32_t>(std::min<int64_t>(pos, max_len_ - 1));
+    return add(t, x, embedding(t, t.param(table_), ids));  // (B, L, d) + (L, d)
+  }
+
+  std::vector<Parameter*> parameters() override { return {&table_}; }
+
+ private:
+  int64_t d_, max_len_;
+  Parameter table_;  // (max_len, d)
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_learned(const EncodingConfig& cfg) {
+  return std::make_unique<LearnedEncoding>(cfg);
+}
+
+}  // namespace ordo

@@ -1,0 +1,22 @@
+// layers/posenc/none.cpp: no positional encoding (NoPE).
+//
+// Implements none of the three hooks, so the model sees the tokens only. With
+// bidirectional attention and mean pooling the model is then permutation-invariant: a
+// baseline that can only learn what does not depend on order.
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+class NoEncoding final : public PositionalEncoding {
+ public:
+  std::string name() const override { return "none"; }
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_none(const EncodingConfig&) {
+  return std::make_unique<NoEncoding>();
+}
+
+}  // namespace ordo

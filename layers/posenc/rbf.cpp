@@ -1,0 +1,59 @@
+// layers/posenc/rbf.cpp: radial-basis-function position features.
+//
+//   phi(t)_j = exp(-(t - c_j)^2 / (2 sigma^2)),   c_j = j * max_len / d,   j = 0..d-1
+//
+// added to the token embeddings (embed hook). The d Gaussian bumps tile [0, max_len)
+// evenly; sigma defaults to their spacing max_len / d (EncodingConfig::rbf_sigma > 0
+// overrides). Nearby positions share active bumps, so similarity decays smoothly with
+// distance; positions far beyond max_len map to (almost) the zero vector.
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+class RbfEncoding final : public PositionalEncoding {
+ public:
+  explicit RbfEncoding(const EncodingConfig& cfg) : d_(cfg.d_model) {
+    ORDO_CHECK(d_ > 0 && cfg.max_len > 0, "rbf: d_model and max_len must be positive, got d_model = ",
+               d_, ", max_len = ", cfg.max_len);
+    ORDO_CHECK(cfg.rbf_sigma >= 0, "rbf: rbf_sigma must be >= 0 (0 = the centre spacing), got ",
+               cfg.rbf_sigma);
+    spacing_ = static_cast<double>(cfg.max_len) / static_cast<double>(d_);
+    sigma_ = cfg.rbf_sigma > 0 ? cfg.rbf_sigma : spacing_;
+  }
+  std::string name() const override { return "rbf"; }
+
+  // x (B, L, d) -> x + phi, phi (L, d) broadcast over the batch.
+  Var embed(Tape& t, Var x, const Positions&) override {
+    const Shape& s = t.shape(x);
+    ORDO_CHECK(s.rank() == 3 && s[2] == d_, "rbf: embed needs x of shape (B, L, ", d_, "), got ", s);
+    return add(t, x, t.input(table(s[1])));
+  }
+
+ private:
+  const Tensor& table(int64_t L) {
+    if (cache_.defined() && cache_.dim(0) == L) return cache_;
+    cache_ = Tensor::empty(Shape{L, d_});
+    for (int64_t pos = 0; pos < L; ++pos)
+      for (int64_t j = 0; j < d_; ++j) {
+        const double diff = static_cast<double>(pos) - static_cast<double>(j) * spacing_;  // t - c_j
+        cache_[pos * d_ + j] = static_cast<Real>(std::exp(-diff * diff / (2 * sigma_ * sigma_)));
+      }
+    return cache_;
+  }
+
+  int64_t d_;
+  double spacing_ = 1, sigma_ = 1;
+  Tensor cache_;  // (L, d)
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_rbf(const EncodingConfig& cfg) {
+  return std::make_unique<RbfEncoding>(cfg);
+}
+
+}  // namespace ordo

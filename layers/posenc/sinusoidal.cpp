@@ -1,0 +1,56 @@
+// layers/posenc/sinusoidal.cpp: the fixed sinusoidal encoding of "Attention Is All You Need".
+//
+//   PE(t, 2i)   = sin(w_i t),   PE(t, 2i+1) = cos(w_i t),   w_i = 10000^(-2i/d)
+//
+// added to the token embeddings (embed hook). Each pair (2i, 2i+1) is a point on a circle
+// turning at frequency w_i, so a shift by k is a rotation of every pair by w_i k:
+// PE(t + k) = M_k PE(t) with M_k block-diagonal and independent of t, and
+// PE(t) . PE(u) = sum_i cos(w_i (t - u)) depends on t - u only.
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+class SinusoidalEncoding final : public PositionalEncoding {
+ public:
+  explicit SinusoidalEncoding(const EncodingConfig& cfg) : d_(cfg.d_model) {
+    ORDO_CHECK(d_ > 0, "sinusoidal: d_model must be positive, got ", d_);
+  }
+  std::string name() const override { return "sinusoidal"; }
+
+  // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
+  Var embed(Tape& t, Var x, const Positions&) override {
+    const Shape& s = t.shape(x);
+    ORDO_CHECK(s.rank() == 3 && s[2] == d_, "sinusoidal: embed needs x of shape (B, L, ", d_,
+               "), got ", s);
+    return add(t, x, t.input(table(s[1])));
+  }
+
+ private:
+  // PE (L, d), cached for the last length asked for.
+  const Tensor& table(int64_t L) {
+    if (cache_.defined() && cache_.dim(0) == L) return cache_;
+    cache_ = Tensor::empty(Shape{L, d_});
+    for (int64_t pos = 0; pos < L; ++pos)
+      for (int64_t j = 0; j < d_; ++j) {
+        const double w = std::pow(10000.0, -static_cast<double>(j - j % 2) / static_cast<double>(d_));
+        const double a = static_cast<double>(pos) * w;
+        cache_[pos * d_ + j] = static_cast<Real>(j % 2 == 0 ? std::sin(a) : std::cos(a));
+      }
+    return cache_;
+  }
+
+  int64_t d_;
+  Tensor cache_;  // (L, d)
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_sinusoidal(const EncodingConfig& cfg) {
+  return std::make_unique<SinusoidalEncoding>(cfg);
+}
+
+}  // namespace ordo

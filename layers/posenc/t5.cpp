@@ -1,0 +1,88 @@
+// layers/posenc/t5.cpp: the T5 relative position bias (Raffel et al. 2020).
+//
+// A learned scalar per (bucket, head) added to the attention logits (bias hook):
+//   bias[h, t, u] = B[bucket(u - t), h],   B (num_buckets, H) ~ N(0, 0.02) at init
+// with T5's bucketing (t5.h): 32 buckets, 16 per sign, exact for |u - t| < 8, log-spaced up
+// to 128. The bias depends on u - t only; it is built once per forward pass in relative
+// form (H, Lq + Lk - 1) and shared by every layer.
+//
+// Init: N(0, 0.02), the scale of every other learned table in ordo (SPEC section 1), so a
+// comparison of learned encodings is not confounded by different init scales. (Zeros would
+// also train, since the gradient of B does not depend on B, but would start as NoPE.)
+#include "layers/posenc/t5.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/ops.h"
+#include "layers/init.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+
+int64_t t5_bucket(int64_t relative_position, int64_t num_buckets, int64_t max_distance,
+                  bool bidirectional) {
+  int64_t bucket = 0;
+  int64_t n = 0;  // the distance being bucketed
+  if (bidirectional) {
+    num_buckets /= 2;
+    if (relative_position > 0) bucket += num_buckets;  // keys after the query
+    n = std::llabs(relative_position);
+  } else {
+    n = relative_position < 0 ? -relative_position : 0;  // only keys before the query count
+  }
+  const int64_t max_exact = num_buckets / 2;
+  if (n < max_exact) return bucket + n;
+  // Log-spaced between max_exact and max_distance; truncated like T5's .to(long).
+  const double scaled = std::log(static_cast<double>(n) / static_cast<double>(max_exact)) /
+                        std::log(static_cast<double>(max_distance) / static_cast<double>(max_exact)) *
+                        static_cast<double>(num_buckets - max_exact);
+  const int64_t large = max_exact + static_cast<int64_t>(scaled);
+  return bucket + std::min<int64_t>(large, num_buckets - 1);
+}
+
+namespace {
+
+// B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
+Tensor initial_table(const EncodingConfig& cfg) {
+  ORDO_CHECK(cfg.t5_buckets >= 4 && cfg.t5_buckets % 2 == 0, "t5: t5_buckets must be even and >= 4, got ",
+             cfg.t5_buckets);
+  ORDO_CHECK(cfg.t5_max_distance > cfg.t5_buckets / 4, "t5: t5_max_distance = ", cfg.t5_max_distance,
+             " must exceed the exact range t5_buckets / 4 = ", cfg.t5_buckets / 4);
+  ORDO_CHECK(cfg.n_heads > 0, "t5: n_heads must be positive, got ", cfg.n_heads);
+  return normal_init(Shape{cfg.t5_buckets, cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
+}
+
+class T5Encoding final : public PositionalEncoding {
+ public:
+  explicit T5Encoding(const EncodingConfig& cfg)
+      : buckets_(cfg.t5_buckets), max_distance_(cfg.t5_max_distance),
+        table_("posenc.t5_bias", initial_table(cfg)) {}
+  std::string name() const override { return "t5"; }
+
+  // (H, 2L - 1): entry [h, j] = B[bucket(j - (L - 1)), h], gathered so B gets gradients.
+  std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
+    ORDO_CHECK(pos.length > 0, "t5: Positions.length must be positive, got ", pos.length);
+    const int64_t W = 2 * pos.length - 1;
+    TensorI32 ids = TensorI32::empty(Shape{W});
+    for (int64_t j = 0; j < W; ++j)
+      ids[j] = static_cast<int32_t>(t5_bucket(j - (pos.length - 1), buckets_, max_distance_, true));
+    Var rel = embedding(t, t.param(table_), ids);   // (2L - 1, H)
+    return AttentionBias{permute(t, rel, {1, 0}), true};  // (H, 2L - 1)
+  }
+
+  std::vector<Parameter*> parameters() override { return {&table_}; }
+
+ private:
+  int64_t buckets_, max_distance_;
+  Parameter table_;  // (num_buckets, H)
+};
+
+}  // namespace
+
+std::unique_ptr<PositionalEncoding> make_t5(const EncodingConfig& cfg) {
+  return std::make_unique<T5Encoding>(cfg);
+}
+
+}  // namespace ordo

@@ -1,0 +1,398 @@
+// tests/core/test_ops_nn_values.cpp: float32 values of the softmax family, cross-entropy,
+// layernorm, embedding and dropout: hand-computed numbers, invariants, error messages and
+// bit-identical results for 1 and 2 threads.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <omp.h>
+
+#include "core/ops.h"
+#include "core/rng.h"
+
+using namespace ordo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+constexpr Real kInf = std::numeric_limits<Real>::infinity();
+
+Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
+  Tensor x = Tensor::empty(shape);
+  CounterRng rng(11, stream);
+  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
+  return x;
+}
+
+bool bit_equal(const Tensor& a, const Tensor& b) {
+  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
+}
+
+// Runs body() with the given OpenMP thread count, then restores the previous count.
+template <class Body>
+void with_threads(int n, Body&& body) {
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(n);
+  body();
+  omp_set_num_threads(previous);
+}
+
+// The gradient of loss = sum(f(x) * R) w.r.t. x, with R a fixed random tensor.
+template <class F>
+std::pair<Tensor, Tensor> value_and_grad(const Tensor& x, F f, uint64_t stream = 99) {
+  Parameter p("x", x.clone());
+  Tape t;
+  Var y = f(t, t.param(p));
+  Tensor out = t.value(y).clone();
+  Tensor R = random_tensor(out.shape(), stream);
+  t.backward(sum(t, mul(t, y, t.input(R))));
+  return {out, p.grad.clone()};
+}
+
+}  // namespace
+
+// ---- softmax / log_softmax ---------------------------------------------------------------
+
+TEST_CASE("softmax rows sum to 1 and are stable for large logits", "[ops][softmax]") {
+  Tape t;
+  Tensor x = random_tensor({4, 3, 7}, 1, -5, 5);
+  for (int j = 0; j < 7; ++j) x[j] += 1000;  // row 0 shifted far: no overflow
+  const Tensor y = t.value(softmax(t, t.input(x)));
+  for (int64_t r = 0; r < 12; ++r) {
+    double total = 0;
+    for (int64_t j = 0; j < 7; ++j) {
+      REQUIRE(y[r * 7 + j] > 0);
+      total += y[r * 7 + j];
+    }
+    REQUIRE(total == Approx(1.0).margin(1e-6));
+  }
+  // Shift invariance: row 0 equals softmax of the unshifted row.
+  Tensor x0 = Tensor::from({7}, {x[0] - 1000, x[1] - 1000, x[2] - 1000, x[3] - 1000, x[4] - 1000,
+                                 x[5] - 1000, x[6] - 1000});
+  const Tensor y0 = t.value(softmax(t, t.input(x0)));
+  for (int j = 0; j < 7; ++j) REQUIRE(y0[j] == Approx(y[j]).margin(1e-4));
+}
+
+TEST_CASE("softmax of [1, 2, 3] by hand", "[ops][softmax]") {
+  Tape t;
+  const Tensor y = t.value(softmax(t, t.input(Tensor::from({3}, {1, 2, 3}))));
+  // e^1, e^2, e^3 / (e^1 + e^2 + e^3) = 0.0900306, 0.2447285, 0.6652410
+  CHECK(y[0] == Approx(0.0900306).margin(1e-6));
+  CHECK(y[1] == Approx(0.2447285).margin(1e-6));
+  CHECK(y[2] == Approx(0.6652410).margin(1e-6));
+}
+
+TEST_CASE("softmax with a broadcast -inf mask: masked entries are exactly 0, a fully masked row "
+          "is all zeros (never NaN) with zero gradient",
+          "[ops][softmax]") {
+  // x (B=2, H=2, Lq=3, Lk=4); key padding mask (B, 1, 1, Lk): batch 1 pads its last 2 keys.
+  Tensor x = random_tensor({2, 2, 3, 4}, 2, -3, 3);
+  Tensor key_pad = Tensor::zeros({2, 1, 1, 4});
+  key_pad[6] = key_pad[7] = -kInf;
+  auto [y, dx] = value_and_grad(x, [&](Tape& t, Var v) { return softmax(t, v, key_pad); });
+  for (int64_t r = 0; r < 12; ++r) {
+    const bool batch1 = r >= 6;
+    double total = 0;
+    for (int64_t j = 0; j < 4; ++j) {
+      total += y[r * 4 + j];
+      if (batch1 && j >= 2) {
+        REQUIRE(y[r * 4 + j] == 0);
+        REQUIRE(dx[r * 4 + j] == 0);
+      }
+    }
+    REQUIRE(total == Approx(1.0).margin(1e-6));
+  }
+
+  // (Lq, Lk) mask with query row 1 fully masked: that row is 0 in every (b, h).
+  Tensor causal = Tensor::zeros({3, 4});
+  for (int j = 0; j < 4; ++j) causal[4 + j] = -kInf;
+  causal[3] = -kInf;
+  auto [y2, dx2] = value_and_grad(x, [&](Tape& t, Var v) { return softmax(t, v, causal); });
+  for (int64_t bh = 0; bh < 4; ++bh)
+    for (int64_t j = 0; j < 4; ++j) {
+      const int64_t i = (bh * 3 + 1) * 4 + j;
+      REQUIRE(y2[i] == 0);
+      REQUIRE(dx2[i] == 0);
+      REQUIRE(y2[bh * 12 + 3] == 0);  // (q=0, k=3) masked
+    }
+  for (int64_t i = 0; i < y2.numel(); ++i) {
+    REQUIRE(std::isfinite(y2[i]));
+    REQUIRE(std::isfinite(dx2[i]));
+  }
+
+  // x itself all -inf in a row (e.g. a bias already holding -inf), no mask.
+  Tape t;
+  const Tensor y3 = t.value(softmax(t, t.input(Tensor::from({2, 2}, {-kInf, -kInf, 0, 0}))));
+  CHECK(y3.to_vector() == std::vector<Real>{0, 0, Real(0.5), Real(0.5)});
+}
+
+TEST_CASE("softmax rejects a mask that does not broadcast, naming both shapes", "[ops][softmax]") {
+  Tape t;
+  Var x = t.input(Tensor::zeros({2, 3, 4}));
+  CHECK_THROWS_WITH(softmax(t, x, Tensor::zeros({3, 5})), Contains("softmax") && Contains("(3, 5)") &&
+                                                              Contains("(2, 3, 4)"));
+  CHECK_THROWS_WITH(softmax(t, x, Tensor::zeros({1, 2, 3, 4})), Contains("does not broadcast"));
+  CHECK_THROWS_WITH(softmax(t, x, Tensor::full({4}, kInf)), Contains("-inf"));
+}
+
+TEST_CASE("log_softmax equals log(softmax) and is stable", "[ops][softmax]") {
+  Tape t;
+  Tensor x = random_tensor({5, 6}, 3, -8, 8);
+  for (int j = 0; j < 6; ++j) x[j] = x[j] * 100;  // a row with huge spread: softmax underflows
+  const Tensor ls = t.value(log_softmax(t, t.input(x)));
+  const Tensor s = t.value(softmax(t, t.input(x)));
+  for (int64_t i = 6; i < 30; ++i) REQUIRE(ls[i] == Approx(std::log(s[i])).margin(1e-5));
+  for (int64_t i = 0; i < 30; ++i) REQUIRE(std::isfinite(ls[i]));
+  // Row 0 by hand: log_softmax = x - max - log(sum exp(x - max)).
+  Real max = x[0];
+  for (int j = 1; j < 6; ++j) max = std::max(max, x[j]);
+  double total = 0;
+  for (int j = 0; j < 6; ++j) total += std::exp(static_cast<double>(x[j] - max));
+  for (int j = 0; j < 6; ++j)
+    REQUIRE(ls[j] == Approx(x[j] - max - std::log(total)).margin(1e-3));
+}
+
+// ---- cross-entropy -------------------------------------------------------------------------
+
+TEST_CASE("cross_entropy on hand-computed numbers", "[ops][loss]") {
+  // Row 0: logits [1, 2, 3], target 2: log(e + e^2 + e^3) - 3 = 0.4076059644
+  // Row 1: logits [1, 1, 1], target 0: log 3                  = 1.0986122887
+  // mean = 0.7531091265
+  Parameter logits("logits", Tensor::from({2, 3}, {1, 2, 3, 1, 1, 1}));
+  Tape t;
+  Var loss = cross_entropy(t, t.param(logits), TensorI32::from({2}, {2, 0}), Tensor::from({2}, {1, 1}));
+  CHECK(t.value(loss).item() == Approx(0.7531091265).margin(1e-6));
+  t.backward(loss);
+  // d logits = (softmax - onehot) / 2
+  const std::vector<double> want = {0.0900306 / 2, 0.2447285 / 2, (0.6652410 - 1) / 2,
+                                    (1.0 / 3 - 1) / 2, 1.0 / 6, 1.0 / 6};
+  for (int i = 0; i < 6; ++i) CHECK(logits.grad[i] == Approx(want[i]).margin(1e-6));
+}
+
+TEST_CASE("cross_entropy ignores unscored rows entirely", "[ops][loss]") {
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  auto run = [](const Tensor& x, const std::vector<int32_t>& targets) {
+    Parameter p("logits", x.clone());
+    Tape t;
+    Var loss = cross_entropy(t, t.param(p), TensorI32::from({3}, targets),
+                             Tensor::from({3}, {1, 0, 1}));
+    const Real value = t.value(loss).item();
+    t.backward(loss);
+    return std::make_pair(value, p.grad.clone());
+  };
+  Tensor x = Tensor::from({3, 3}, {1, 2, 3, 5, -4, 0.5, 1, 1, 1});
+  auto [l0, g0] = run(x, {2, 1, 0});
+  // Same loss as the two scored rows alone: (0.4076059644 + 1.0986122887) / 2.
+  CHECK(l0 == Approx(0.7531091265).margin(1e-6));
+  // Change the unscored row's logits (even to NaN) and its target (even out of range).
+  Tensor x2 = x.clone();
+  x2[3] = nan, x2[4] = Real(1e30), x2[5] = -kInf;
+  auto [l1, g1] = run(x2, {2, 99, 0});
+  auto [l2, g2] = run(x2, {2, -7, 0});
+  CHECK(l1 == l0);
+  CHECK(l2 == l0);
+  CHECK(bit_equal(g1, g0));
+  CHECK(bit_equal(g2, g0));
+  for (int j = 3; j < 6; ++j) CHECK(g0[j] == 0);
+}
+
+TEST_CASE("cross_entropy with no scored row is 0 with zero gradient", "[ops][loss]") {
+  Parameter p("logits", random_tensor({4, 5}, 4));
+  Tape t;
+  Var loss = cross_entropy(t, t.param(p), TensorI32::from({4}, {9, 9, 9, 9}), Tensor::zeros({4}));
+  CHECK(t.value(loss).item() == 0);
+  t.backward(loss);
+  for (int64_t i = 0; i < 20; ++i) CHECK(p.grad[i] == 0);
+}
+
+TEST_CASE("cross_entropy errors name the row, the target and C", "[ops][loss]") {
+  Tape t;
+  Var x = t.input(Tensor::zeros({3, 4}));
+  CHECK_THROWS_WITH(cross_entropy(t, x, TensorI32::from({3}, {0, 4, 1}), Tensor::full({3}, 1)),
+                    Contains("row 1") && Contains("target 4") && Contains("C = 4"));
+  CHECK_THROWS_WITH(cross_entropy(t, x, TensorI32::from({3}, {0, 1, -2}), Tensor::full({3}, 1)),
+                    Contains("row 2") && Contains("target -2"));
+  CHECK_THROWS_WITH(cross_entropy(t, x, TensorI32::from({2}, {0, 1}), Tensor::full({2}, 1)),
+                    Contains("targets must be (N)"));
+  CHECK_THROWS_WITH(cross_entropy(t, x, TensorI32::from({3}, {0, 1, 2}), Tensor::full({3}, 0.5)),
+                    Contains("0 (unscored) or 1 (scored)"));
+}
+
+// ---- layernorm -----------------------------------------------------------------------------
+
+TEST_CASE("layernorm output has mean 0 and variance 1 before the affine part", "[ops][layernorm]") {
+  const int64_t rows = 6, d = 32;
+  Tensor x = random_tensor({2, 3, d}, 5, -3, 7);
+  Tape t;
+  Var xv = t.input(x);
+  const Tensor y = t.value(layernorm(t, xv, t.input(Tensor::full({d}, 1)), t.input(Tensor::zeros({d}))));
+  const Tensor z = t.value(layernorm(t, xv, t.input(Tensor::full({d}, 2)), t.input(Tensor::full({d}, 3))));
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = 0, v = 0, mz = 0, vz = 0;
+    for (int64_t j = 0; j < d; ++j) m += y[r * d + j], mz += z[r * d + j];
+    m /= d, mz /= d;
+    for (int64_t j = 0; j < d; ++j) {
+      v += (y[r * d + j] - m) * (y[r * d + j] - m);
+      vz += (z[r * d + j] - mz) * (z[r * d + j] - mz);
+    }
+    v /= d, vz /= d;
+    CHECK(m == Approx(0).margin(1e-6));
+    CHECK(v == Approx(1).margin(1e-4));  // var / (var + eps), var ~ 8
+    CHECK(mz == Approx(3).margin(1e-5));  // gamma 2, beta 3
+    CHECK(vz == Approx(4).margin(4e-4));
+  }
+  // By hand: x = [1, 2, 3, 4]: mean 2.5, var 1.25, xhat = (x - 2.5) / sqrt(1.25 + 1e-5).
+  const Tensor h = t.value(layernorm(t, t.input(Tensor::from({4}, {1, 2, 3, 4})),
+                                     t.input(Tensor::full({4}, 1)), t.input(Tensor::zeros({4}))));
+  const double s = 1 / std::sqrt(1.25 + 1e-5);
+  for (int j = 0; j < 4; ++j) CHECK(h[j] == Approx((j + 1 - 2.5) * s).margin(1e-6));
+}
+
+TEST_CASE("layernorm shape errors name both shapes", "[ops][layernorm]") {
+  Tape t;
+  CHECK_THROWS_WITH(layernorm(t, t.input(Tensor::zeros({2, 4})), t.input(Tensor::zeros({3})),
+                              t.input(Tensor::zeros({4}))),
+                    Contains("gamma") && Contains("(3)") && Contains("(2, 4)"));
+}
+
+// ---- embedding -----------------------------------------------------------------------------
+
+TEST_CASE("embedding gathers rows and scatter-adds repeated ids", "[ops][embedding]") {
+  Parameter table("table", Tensor::from({3, 2}, {10, 11, 20, 21, 30, 31}));
+  Tape t;
+  Var out = embedding(t, t.param(table), TensorI32::from({2, 2}, {2, 0, 2, 2}));
+  REQUIRE(t.shape(out) == Shape({2, 2, 2}));
+  CHECK(t.value(out).to_vector() == std::vector<Real>{30, 31, 10, 11, 30, 31, 30, 31});
+  t.backward(sum(t, out));
+  CHECK(table.grad.to_vector() == std::vector<Real>{1, 1, 0, 0, 3, 3});
+}
+
+TEST_CASE("embedding out-of-range id: the error names the id and V", "[ops][embedding]") {
+  Tape t;
+  Var table = t.input(Tensor::zeros({5, 3}));
+  CHECK_THROWS_WITH(embedding(t, table, TensorI32::from({3}, {0, 7, 1})),
+                    Contains("embedding") && Contains("id 7") && Contains("V = 5"));
+  CHECK_THROWS_WITH(embedding(t, table, TensorI32::from({2}, {-1, 1})),
+                    Contains("id -1") && Contains("V = 5"));
+  CHECK_THROWS_WITH(embedding(t, table, TensorI32::from({1}, {5})), Contains("id 5"));
+}
+
+// ---- dropout -------------------------------------------------------------------------------
+
+TEST_CASE("dropout keeps ~(1-p) of the elements and scales them by 1/(1-p)", "[ops][dropout]") {
+  const int64_t n = 200000;
+  for (Real p : {Real(0.1), Real(0.3), Real(0.5), Real(0.9)}) {
+    INFO("p = " << p);
+    Tape t;
+    Tensor x = random_tensor({n}, 6, 1, 2);
+    const Tensor y = t.value(dropout(t, t.input(x), p, 42, 0));
+    int64_t kept = 0;
+    const Real scale = static_cast<Real>(1.0 / (1.0 - p));
+    for (int64_t i = 0; i < n; ++i) {
+      if (y[i] != 0) {
+        ++kept;
+        REQUIRE(y[i] == x[i] * scale);
+      }
+    }
+    const double frac = static_cast<double>(kept) / n;
+    const double sigma = std::sqrt(p * (1 - p) / n);
+    CHECK(std::fabs(frac - (1 - p)) < 6 * sigma);
+  }
+}
+
+TEST_CASE("dropout mask: element i is Philox(seed, stream, i/4) word i%4; same seed same mask, "
+          "another stream or seed another mask",
+          "[ops][dropout]") {
+  const int64_t n = 40000;
+  const Real p = Real(0.3);
+  Tensor ones = Tensor::full({n}, 1);
+  auto mask = [&](uint64_t seed, uint64_t stream) {
+    Tape t;
+    return t.value(dropout(t, t.input(ones), p, seed, stream)).clone();
+  };
+  Tensor a = mask(7, 1), b = mask(7, 1), c = mask(7, 2), d = mask(8, 1);
+  CHECK(bit_equal(a, b));
+  int64_t differ_stream = 0, differ_seed = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    differ_stream += (a[i] == 0) != (c[i] == 0);
+    differ_seed += (a[i] == 0) != (d[i] == 0);
+  }
+  // Independent masks disagree with probability 2 p (1 - p) = 0.42.
+  CHECK(std::fabs(static_cast<double>(differ_stream) / n - 0.42) < 0.02);
+  CHECK(std::fabs(static_cast<double>(differ_seed) / n - 0.42) < 0.02);
+  // The documented contract, element by element.
+  for (int64_t i : {0, 1, 2, 3, 4, 5, 1001, 39999}) {
+    const uint32_t word = philox4x32(7, 1, static_cast<uint64_t>(i / 4))[i % 4];
+    const bool keep = static_cast<double>(word) / 4294967296.0 >= p;
+    CHECK((a[i] != 0) == keep);
+  }
+}
+
+TEST_CASE("dropout p = 0 is the identity (no node); p outside 0 <= p < 1 is an error", "[ops][dropout]") {
+  Tape t;
+  Var x = t.input(Tensor::full({3}, 1));
+  const size_t nodes = t.size();
+  Var y = dropout(t, x, 0, 1, 2);
+  CHECK(y.id == x.id);
+  CHECK(t.size() == nodes);
+  CHECK_THROWS_WITH(dropout(t, x, 1, 1, 2), Contains("dropout") && Contains("[0, 1)"));
+  CHECK_THROWS_WITH(dropout(t, x, Real(-0.1), 1, 2), Contains("[0, 1)"));
+  CHECK_THROWS_WITH(dropout(t, x, std::numeric_limits<Real>::quiet_NaN(), 1, 2), Contains("[0, 1)"));
+}
+
+TEST_CASE("dropout gradient is the mask scaled by 1/(1-p)", "[ops][dropout]") {
+  Tensor x = random_tensor({50, 40}, 8);
+  auto [y, dx] = value_and_grad(x, [](Tape& t, Var v) { return dropout(t, v, Real(0.25), 3, 4); });
+  Tensor R = random_tensor({50, 40}, 99);
+  for (int64_t i = 0; i < x.numel(); ++i)
+    REQUIRE(dx[i] == (y[i] != 0 ? R[i] * Real(1 / 0.75) : Real(0)));
+}
+
+// ---- thread-count independence ------------------------------------------------------------
+
+TEST_CASE("softmax, log_softmax, cross_entropy, layernorm, embedding and dropout give "
+          "bit-identical values and gradients for 1 and 2 threads",
+          "[ops][determinism]") {
+  // Sizes large enough that parallel_for really splits the work.
+  Tensor att = random_tensor({4, 4, 32, 64}, 10, -4, 4);  // (B, H, Lq, Lk)
+  Tensor key_pad = Tensor::zeros({4, 1, 1, 64});
+  for (int j = 40; j < 64; ++j) key_pad[3 * 64 + j] = -kInf;
+  Tensor h = random_tensor({512, 64}, 11, -2, 2);          // (rows, d)
+  Tensor gamma = random_tensor({64}, 12, 0.5, 1.5), beta = random_tensor({64}, 13);
+  Tensor table = random_tensor({50, 64}, 14);
+  TensorI32 ids = TensorI32::empty({4096});
+  TensorI32 targets = TensorI32::empty({512});
+  Tensor score = Tensor::empty({512});
+  CounterRng rng(5, 5);
+  for (int64_t i = 0; i < ids.numel(); ++i) ids[i] = static_cast<int32_t>(rng.uniform_int(0, 49));
+  for (int64_t i = 0; i < 512; ++i) {
+    targets[i] = static_cast<int32_t>(rng.uniform_int(0, 63));
+    score[i] = rng.uniform() < 0.7 ? 1 : 0;
+  }
+
+  auto run = [&]() {
+    std::vector<Tensor> results;
+    auto [s, ds] = value_and_grad(att, [&](Tape& t, Var v) { return softmax(t, v, key_pad); });
+    auto [ls, dls] = value_and_grad(att, [&](Tape& t, Var v) { return log_softmax(t, v); });
+    auto [dr, ddr] = value_and_grad(att, [&](Tape& t, Var v) { return dropout(t, v, Real(0.2), 9, 9); });
+    auto [em, dem] = value_and_grad(table, [&](Tape& t, Var v) { return embedding(t, v, ids); });
+    results.insert(results.end(), {s, ds, ls, dls, dr, ddr, em, dem});
+    Parameter x("x", h.clone()), g("g", gamma.clone()), b("b", beta.clone());
+    Tape t;
+    Var y = layernorm(t, t.param(x), t.param(g), t.param(b));
+    Var ce = cross_entropy(t, y, targets, score);
+    results.push_back(t.value(y).clone());
+    results.push_back(t.value(ce).clone());
+    t.backward(ce);
+    results.insert(results.end(), {x.grad.clone(), g.grad.clone(), b.grad.clone()});
+    return results;
+  };
+  std::vector<Tensor> one, two;
+  with_threads(1, [&] { one = run(); });
+  with_threads(2, [&] { two = run(); });
+  REQUIRE(one.size() == two.size());
+  for (size_t i = 0; i < one.size(); ++i) {
+    INFO("result " << i);
+    CHECK(bit_equal(one[i], two[i]));
+  }
+}

@@ -1,0 +1,140 @@
+// tests/layers/test_model_invariances.cpp: SPEC section 4 (padding) and section 2
+// (permutation invariance of NoPE, causality), for every registered encoding.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/model.h"
+#include "layers/posenc/encoding.h"
+#include "tests/layers/model_fixtures.h"
+
+using namespace ordo;
+using namespace ordo::testing;
+
+namespace {
+
+// Logits of a forward pass, as a plain tensor.
+Tensor logits_of(EncoderModel& m, const TensorI32& tokens, const std::vector<int32_t>& lengths) {
+  Tape t;
+  NoGradGuard g(t);
+  return t.value(m.forward(t, tokens, lengths).logits).clone();
+}
+
+// Rows [0, n) of sequence b of a token-head output (B, L, C), or row b of (B, C).
+std::vector<Real> real_part(const Tensor& logits, int64_t b, int64_t n) {
+  const int64_t C = logits.shape()[-1];
+  if (logits.rank() == 2) return {logits.data() + b * C, logits.data() + (b + 1) * C};
+  const int64_t L = logits.dim(1);
+  return {logits.data() + (b * L) * C, logits.data() + (b * L + n) * C};
+}
+
+double max_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
+  REQUIRE(a.size() == b.size());
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("padding and batching leave every encoding's real outputs unchanged (SPEC 4)", "[layers][padding]") {
+  for (const auto& info : encodings()) {
+    for (HeadType head : {HeadType::Token, HeadType::Pooled, HeadType::Cls}) {
+      for (bool causal : {false, true}) {
+        INFO("encoding " << info.name << ", head " << head_name(head) << ", causal " << causal);
+        EncoderModel model(small_model(info.name, head, causal));
+        const int64_t n = 7, L = 12;
+        TensorI32 alone = random_tokens(1, n, 12, 1);
+        Tensor ref = logits_of(model, alone, {int32_t(n)});
+
+        // Padded to L with arbitrary (non-PAD, random) content after position n.
+        TensorI32 padded = random_tokens(1, L, 12, 2);
+        for (int64_t t = 0; t < n; ++t) padded[t] = alone[t];
+        Tensor got = logits_of(model, padded, {int32_t(n)});
+        CHECK(max_diff(real_part(got, 0, n), real_part(ref, 0, n)) <= 1e-5);
+
+        // Batched (second in the batch) with a longer and a shorter sequence.
+        TensorI32 batch = random_tokens(3, L, 12, 3);
+        for (int64_t t = 0; t < n; ++t) batch[1 * L + t] = alone[t];
+        Tensor together = logits_of(model, batch, {int32_t(L), int32_t(n), 4});
+        CHECK(max_diff(real_part(together, 1, n), real_part(ref, 0, n)) <= 1e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("with no encoding, bidirectional attention and mean pooling, order is invisible (SPEC 2)", "[layers][nope]") {
+  EncoderModel model(small_model("none", HeadType::Pooled));
+  TensorI32 x = random_tokens(1, 9, 12, 5);
+  Tensor ref = logits_of(model, x, {9});
+  TensorI32 swapped = x.clone();
+  int64_t other = 2;
+  while (x[other] == x[1]) ++other;  // swap two different tokens
+  std::swap(swapped[1], swapped[other]);
+  REQUIRE(swapped[1] != x[1]);  // the swap really changes the sequence
+  Tensor got = logits_of(model, swapped, {9});
+  CHECK(max_diff(got.to_vector(), ref.to_vector()) <= 1e-6);
+
+  // ...while any positional encoding sees it.
+  EncoderModel rope(small_model("sinusoidal", HeadType::Pooled));
+  CHECK(max_diff(logits_of(rope, swapped, {9}).to_vector(), logits_of(rope, x, {9}).to_vector()) > 1e-4);
+}
+
+TEST_CASE("causal attention: the output at t does not depend on inputs after t", "[layers][causal]") {
+  for (const auto& info : encodings()) {
+    INFO("encoding " << info.name);
+    EncoderModel model(small_model(info.name, HeadType::Token, /*causal=*/true));
+    const int64_t L = 10, changed = 6;
+    TensorI32 x = random_tokens(1, L, 12, 7);
+    Tensor ref = logits_of(model, x, {int32_t(L)});
+    TensorI32 y = x.clone();
+    y[changed] = x[changed] % 11 + 1;  // a different non-PAD token
+    Tensor got = logits_of(model, y, {int32_t(L)});
+    const int64_t C = 3;
+    std::vector<Real> before_ref(ref.data(), ref.data() + changed * C), before_got(got.data(), got.data() + changed * C);
+    CHECK(max_diff(before_got, before_ref) == 0.0);
+    std::vector<Real> at_ref(ref.data() + changed * C, ref.data() + L * C), at_got(got.data() + changed * C, got.data() + L * C);
+    CHECK(max_diff(at_got, at_ref) > 1e-6);
+  }
+}
+
+TEST_CASE("parameters have hierarchical names and SPEC 1 initial values", "[layers][model]") {
+  EncoderModel model(small_model("t5", HeadType::Pooled));
+  std::vector<std::string> names;
+  for (Parameter* p : model.parameters()) names.push_back(p->name);
+  auto has = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  CHECK(has("embed.table"));
+  CHECK(has("blocks.0.attn.w_q.weight"));
+  CHECK(has("blocks.1.ffn.fc2.bias"));
+  CHECK(has("blocks.0.ln1.gamma"));
+  CHECK(has("ln_f.beta"));
+  CHECK(has("head.proj.weight"));
+  CHECK(has("posenc.t5_bias"));
+  CHECK(!has("head.cls"));  // only with the cls head
+  std::sort(names.begin(), names.end());
+  CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());  // unique
+  for (Parameter* p : model.parameters()) {
+    if (p->name.find("gamma") != std::string::npos) CHECK(p->value[0] == 1);
+    if (p->name.find("bias") != std::string::npos && p->name != "posenc.t5_bias") CHECK(p->value[0] == 0);
+    if (p->name == "blocks.0.attn.w_q.weight") {
+      double s = 0;
+      for (int64_t i = 0; i < p->value.numel(); ++i) s += double(p->value[i]) * p->value[i];
+      CHECK(std::sqrt(s / p->value.numel()) == Approx(0.02).epsilon(0.15));  // N(0, 0.02)
+    }
+    if (p->name == "blocks.0.attn.w_o.weight") {  // scaled by 1/sqrt(2 n_layers) = 1/2
+      double s = 0;
+      for (int64_t i = 0; i < p->value.numel(); ++i) s += double(p->value[i]) * p->value[i];
+      CHECK(std::sqrt(s / p->value.numel()) == Approx(0.01).epsilon(0.15));
+    }
+  }
+}
+
+TEST_CASE("bad model settings are refused with the accepted values", "[layers][model]") {
+  ModelConfig c = small_model("rope", HeadType::Pooled);
+  c.n_heads = 3;
+  REQUIRE_THROWS_WITH(EncoderModel(c), Catch::Contains("not divisible by n_heads"));
+  c = small_model("nope", HeadType::Pooled);
+  REQUIRE_THROWS_WITH(EncoderModel(c), Catch::Contains("known:") && Catch::Contains("sinusoidal"));
+  REQUIRE_THROWS_WITH(parse_head("mean"), Catch::Contains("token, pooled, cls"));
+}

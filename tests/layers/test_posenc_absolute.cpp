@@ -1,0 +1,133 @@
+// tests/layers/test_posenc_absolute.cpp: the embed-hook encodings besides sinusoidal:
+// learned (clamp), rbf (formula), cyclic (ring, padding), fourier2d (x/y halves, errors).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/ops.h"
+#include "layers/posenc/encoding.h"
+
+using namespace ordo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The embed hook applied to zero embeddings (B, L, d): the positional term itself.
+Tensor embed_term(PositionalEncoding& enc, const Positions& pos, int64_t d) {
+  Tape t;
+  return t.value(enc.embed(t, t.input(Tensor::zeros({pos.batch, pos.length, d})), pos)).clone();
+}
+
+double row_dot(const Tensor& pe, int64_t d, int64_t a, int64_t b) {
+  double s = 0;
+  for (int64_t j = 0; j < d; ++j) s += pe[a * d + j] * pe[b * d + j];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("learned: rows come from the table, positions past max_len reuse the last row", "[posenc][learned]") {
+  EncodingConfig cfg;
+  cfg.d_model = 6;
+  cfg.max_len = 8;
+  cfg.seed = 11;
+  auto enc = make_encoding("learned", cfg);
+  REQUIRE(enc->parameters().size() == 1);
+  const Parameter& table = *enc->parameters()[0];
+  CHECK(table.name == "posenc.table");
+  REQUIRE(table.value.shape() == Shape{8, 6});
+  const int64_t L = 12;
+  Tensor pe = embed_term(*enc, Positions{2, L, {12, 10}, 0}, 6);
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t p = 0; p < L; ++p)
+      for (int64_t j = 0; j < 6; ++j)
+        CHECK(pe[(b * L + p) * 6 + j] == table.value[std::min<int64_t>(p, 7) * 6 + j]);
+  CHECK(pe[6 * 6] != pe[7 * 6]);  // rows 6 and 7 differ: the clamp is what makes 7..11 equal
+  // N(0, 0.02) init: a plausible spread.
+  double ss = 0;
+  for (int64_t i = 0; i < table.value.numel(); ++i) ss += table.value[i] * table.value[i];
+  CHECK(std::sqrt(ss / table.value.numel()) == Approx(0.02).epsilon(0.5));
+}
+
+TEST_CASE("rbf: phi(t)_j = exp(-(t - c_j)^2 / (2 sigma^2)) with centres j * max_len / d", "[posenc][rbf]") {
+  EncodingConfig cfg;
+  cfg.d_model = 8;
+  cfg.max_len = 32;  // centres 0, 4, ..., 28; sigma = 4
+  auto enc = make_encoding("rbf", cfg);
+  Tensor pe = embed_term(*enc, Positions{1, 40, {40}, 0}, 8);
+  for (int64_t p = 0; p < 40; ++p)
+    for (int64_t j = 0; j < 8; ++j)
+      CHECK(pe[p * 8 + j] == Approx(std::exp(-std::pow(p - 4.0 * j, 2) / 32.0)).margin(1e-6));
+  CHECK(pe[12 * 8 + 3] == Approx(1));  // t = c_3
+  cfg.rbf_sigma = 2;
+  Tensor narrow = embed_term(*make_encoding("rbf", cfg), Positions{1, 40, {40}, 0}, 8);
+  CHECK(narrow[10 * 8 + 3] == Approx(std::exp(-4.0 / 8)).margin(1e-6));
+}
+
+TEST_CASE("cyclic: a ring over each sequence's own length, padding gets 0", "[posenc][cyclic]") {
+  const int64_t d = 8, L = 12;
+  EncodingConfig cfg;
+  cfg.d_model = d;
+  auto enc = make_encoding("cyclic", cfg);
+  Tensor pe = embed_term(*enc, Positions{2, L, {12, 7}, 0}, d);
+  for (int64_t b = 0; b < 2; ++b) {
+    const int64_t len = b == 0 ? 12 : 7;
+    const int64_t base = b * L;
+    INFO("sequence " << b);
+    // Positions 0 and len - 1 are neighbours, just like 0 and 1.
+    CHECK(row_dot(pe, d, base, base + len - 1) == Approx(row_dot(pe, d, base, base + 1)).margin(1e-5));
+    // The similarity depends on (t - u) mod len only.
+    for (int64_t p = 0; p < len; ++p)
+      CHECK(row_dot(pe, d, base + p, base + (p + 3) % len) == Approx(row_dot(pe, d, base, base + 3)).margin(1e-5));
+    // The definition.
+    const double a = 2 * std::numbers::pi * 2 / len;  // t = 2
+    CHECK(pe[(base + 2) * d + 4] == Approx(std::sin(3 * a)).margin(1e-6));
+    CHECK(pe[(base + 2) * d + 5] == Approx(std::cos(3 * a)).margin(1e-6));
+    for (int64_t p = len; p < L; ++p)
+      for (int64_t j = 0; j < d; ++j) CHECK(pe[(base + p) * d + j] == 0);
+  }
+  // 0 and len - 1 are not neighbours for the sinusoidal encoding: the ring is cyclic's own.
+  cfg.d_model = d;
+  Tensor sin_pe = embed_term(*make_encoding("sinusoidal", cfg), Positions{1, L, {12}, 0}, d);
+  CHECK(std::fabs(row_dot(sin_pe, d, 0, L - 1) - row_dot(sin_pe, d, 0, 1)) > 0.1);
+}
+
+TEST_CASE("fourier2d: first d/2 dims depend on x = t mod W only, last d/2 on y = t div W only", "[posenc][fourier2d]") {
+  const int64_t d = 16, W = 5, L = 30;
+  EncodingConfig cfg;
+  cfg.d_model = d;
+  auto enc = make_encoding("fourier2d", cfg);
+  Tensor pe = embed_term(*enc, Positions{1, L, {L}, W}, d);
+  auto half_equal = [&](int64_t a, int64_t b, int64_t from) {
+    for (int64_t j = from; j < from + d / 2; ++j)
+      if (pe[a * d + j] != pe[b * d + j]) return false;
+    return true;
+  };
+  for (int64_t a = 0; a < L; ++a)
+    for (int64_t b = 0; b < L; ++b) {
+      INFO("t = " << a << ", " << b);
+      CHECK(half_equal(a, b, 0) == (a % W == b % W));
+      CHECK(half_equal(a, b, d / 2) == (a / W == b / W));
+    }
+  // Each half is the sinusoidal encoding of its coordinate in d/2 dims: t = 13 is (3, 2).
+  CHECK(pe[13 * d + 0] == Approx(std::sin(3.0)).margin(1e-6));
+  CHECK(pe[13 * d + 3] == Approx(std::cos(3.0 * std::pow(10000.0, -2.0 / 8))).margin(1e-6));
+  CHECK(pe[13 * d + 8] == Approx(std::sin(2.0)).margin(1e-6));
+  // The grid width may also come from the config.
+  cfg.grid_w = W;
+  Tensor from_cfg = embed_term(*make_encoding("fourier2d", cfg), Positions{1, L, {L}, 0}, d);
+  CHECK(max_abs_diff(from_cfg, pe) == 0);
+}
+
+TEST_CASE("fourier2d: no grid width, or d not divisible by 4, is an error", "[posenc][fourier2d]") {
+  EncodingConfig cfg;
+  cfg.d_model = 16;
+  auto enc = make_encoding("fourier2d", cfg);
+  Tape t;
+  CHECK_THROWS_WITH(enc->embed(t, t.input(Tensor::zeros({1, 6, 16})), Positions{1, 6, {6}, 0}),
+                    Contains("fourier2d needs 2-D positions: pass --grid-w W"));
+  cfg.d_model = 18;
+  cfg.grid_w = 3;
+  CHECK_THROWS_WITH(make_encoding("fourier2d", cfg), Contains("18") && Contains("multiple of 4"));
+}

@@ -1,0 +1,209 @@
+// tests/train/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "train/hdf5.h"
+
+using namespace ordo;
+using Catch::Contains;
+
+namespace {
+
+// A fresh directory under /tmp, removed at the end of the test.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char name[] = "/tmp/ordo_hdf5_XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string file(const std::string& name) const { return path + "/" + name; }
+};
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+}  // namespace
+
+TEST_CASE("hdf5: datasets of every element type round trip with their shapes", "[hdf5]") {
+  TempDir dir;
+  const std::string path = dir.file("data.h5");
+  const std::vector<double> d = {1.5, -2.25, std::numeric_limits<double>::denorm_min(), 1e300};
+  const std::vector<float> f = {0.1f, -0.0f, std::numeric_limits<float>::infinity(), 3.0f, 4.0f, 5.0f};
+  const std::vector<int64_t> i64 = {std::numeric_limits<int64_t>::min(), 0, std::numeric_limits<int64_t>::max()};
+  const std::vector<int32_t> i32 = {-7, 8};
+  const std::vector<uint64_t> u64 = {std::numeric_limits<uint64_t>::max(), 1};
+  {
+    h5::File file = h5::File::create(path);
+    file.write("d", d);
+    file.write("f23", f.data(), {2, 3});
+    file.write("nested/deeper/i64", i64);
+    file.write("i32", i32, {1, 2, 1});
+    file.write("u64", u64);
+    file.write("empty", std::vector<double>{});
+    double one = 42;
+    file.write("scalar", &one, {});
+    file.write("tensor", TensorF32::from({2, 1, 3}, f));
+    file.close();
+  }
+  h5::File file = h5::File::open(path);
+  CHECK(file.read_vector<double>("d") == d);
+  h5::Array<float> a = file.read<float>("f23");
+  CHECK(a.dims == std::vector<int64_t>{2, 3});
+  REQUIRE(a.values.size() == f.size());
+  CHECK(std::memcmp(a.values.data(), f.data(), sizeof(float) * f.size()) == 0);  // -0.0f kept
+  CHECK(file.read_vector<int64_t>("nested/deeper/i64") == i64);
+  CHECK(file.group("nested").read_vector<int64_t>("deeper/i64") == i64);
+  CHECK(file.read<int32_t>("i32").dims == std::vector<int64_t>{1, 2, 1});
+  CHECK(file.read<int32_t>("i32").values == i32);
+  CHECK(file.read_vector<uint64_t>("u64") == u64);
+  CHECK(file.read_vector<double>("empty").empty());
+  CHECK(file.dataset("scalar").dims().empty());
+  CHECK(file.read<double>("scalar").values == std::vector<double>{42});
+  TensorF32 t = file.read_tensor<float>("tensor");
+  CHECK(t.shape() == Shape{2, 1, 3});
+  CHECK(t.to_vector() == std::vector<float>(f.begin(), f.end()));
+  CHECK(file.dataset("f23").dtype() == h5::DType::f32);
+  CHECK(file.dataset("nested/deeper/i64").dtype() == h5::DType::i64);
+  // Same-class conversions: float32 file -> double, int32 -> int64.
+  CHECK(file.read_vector<double>("d") == d);
+  CHECK(file.read<double>("f23").values[3] == 3.0);
+  CHECK(file.read<int64_t>("i32").values == std::vector<int64_t>{-7, 8});
+  // Cross-class reads and wrong ranks are refused with the path named.
+  REQUIRE_THROWS_WITH(file.read_vector<int64_t>("d"), Contains("/d holds float64 values, cannot read them as int64"));
+  REQUIRE_THROWS_WITH(file.read_vector<float>("f23"), Contains("/f23 has shape (2, 3), expected a 1-D array"));
+}
+
+TEST_CASE("hdf5: attributes on files, groups and datasets", "[hdf5]") {
+  TempDir dir;
+  const std::string path = dir.file("attrs.h5");
+  {
+    h5::File file = h5::File::create(path);
+    file.set_attr("name", "ordo");
+    file.set_attr("count", 7);
+    file.set_attr("pi", 3.141592653589793);
+    h5::Group g = file.require_group("runs/order/rope/seed0");
+    g.set_attr("encoding", std::string("rope"));
+    g.set_attr("empty", "");
+    g.set_attr("seed", int64_t{-3});
+    h5::Dataset d = g.write("x", std::vector<double>{1, 2});
+    d.set_attr("unit", "nats");
+    d.set_attr("big", std::numeric_limits<int64_t>::max());
+    file.set_attr("count", 8);  // replaces
+    file.close();
+  }
+  h5::File file = h5::File::open(path);
+  CHECK(file.attr_string("name") == "ordo");
+  CHECK(file.attr_int64("count") == 8);
+  CHECK(file.attr_double("count") == 8.0);  // integers read as doubles too
+  CHECK(file.attr_double("pi") == 3.141592653589793);
+  CHECK(file.attr_kind("pi") == h5::AttrKind::floating);
+  CHECK(file.attr_names() == std::vector<std::string>{"count", "name", "pi"});
+  h5::Group g = file.group("runs/order/rope/seed0");
+  CHECK(g.path() == "/runs/order/rope/seed0");
+  CHECK(g.attr_string("encoding") == "rope");
+  CHECK(g.attr_string("empty").empty());
+  CHECK(g.attr_int64("seed") == -3);
+  CHECK(g.dataset("x").attr_string("unit") == "nats");
+  CHECK(g.dataset("x").attr_int64("big") == std::numeric_limits<int64_t>::max());
+  REQUIRE_THROWS_WITH(g.attr_string("missing"), Contains("attrs.h5: attribute missing missing on /runs/order/rope/seed0"));
+  REQUIRE_THROWS_WITH(file.attr_int64("name"), Contains("attribute name on / is a string, expected an integer"));
+  REQUIRE_THROWS_WITH(file.attr_string("pi"), Contains("attribute pi on / is a float, expected a string"));
+}
+
+TEST_CASE("hdf5: nested groups, members in creation order, existence, removal", "[hdf5]") {
+  TempDir dir;
+  const std::string path = dir.file("groups.h5");
+  h5::File file = h5::File::create(path);
+  h5::Group seed = file.require_group("/runs/order/rope/seed0");
+  CHECK(seed.path() == "/runs/order/rope/seed0");
+  CHECK(file.require_group("runs/order/rope/seed0").path() == "/runs/order/rope/seed0");  // idempotent
+  file.require_group("runs/order/alibi");
+  file.require_group("runs/order/abs");
+  for (const char* name : {"zeta", "alpha", "mid.dle"}) seed.write(name, std::vector<int32_t>{1});
+  CHECK(file.group("runs/order").members() == std::vector<std::string>{"rope", "alibi", "abs"});
+  CHECK(seed.members() == std::vector<std::string>{"zeta", "alpha", "mid.dle"});
+  CHECK(file.exists("runs/order/rope/seed0/mid.dle"));
+  CHECK(file.exists("/runs/order"));
+  CHECK_FALSE(file.exists("runs/shift/rope"));
+  CHECK_FALSE(file.exists("runs/order/rope/seed0/zeta/below_a_dataset"));
+  CHECK(file.has_group("runs/order"));
+  CHECK_FALSE(file.has_group("runs/order/rope/seed0/zeta"));
+  CHECK(file.has_dataset("runs/order/rope/seed0/zeta"));
+  CHECK(file.group("runs").dataset_paths() ==
+        std::vector<std::string>{"order/rope/seed0/zeta", "order/rope/seed0/alpha", "order/rope/seed0/mid.dle"});
+  seed.remove("alpha");
+  CHECK(seed.members() == std::vector<std::string>{"zeta", "mid.dle"});
+  REQUIRE_THROWS_WITH(file.group("runs/shift"), Contains("groups.h5: group /runs/shift missing"));
+  REQUIRE_THROWS_WITH(seed.dataset("w"), Contains("groups.h5: dataset /runs/order/rope/seed0/w missing"));
+  REQUIRE_THROWS_WITH(file.dataset("runs"), Contains("/runs is not a dataset"));
+  REQUIRE_THROWS_WITH(file.require_group("runs/order/rope/seed0/zeta/x"), Contains("a dataset of that name exists"));
+  REQUIRE_THROWS_WITH(seed.write("bad", std::vector<double>{1, 2, 3}, {2, 2}),
+                      Contains("shape (2, 2) holds 4 values, got 3"));
+  file.close();
+  REQUIRE_THROWS_WITH(file.attr_int64("x"), Contains("is not open"));
+}
+
+TEST_CASE("hdf5: opening bad files names the problem", "[hdf5]") {
+  TempDir dir;
+  REQUIRE_THROWS_WITH(h5::File::open(dir.file("nope.h5")), Contains("nope.h5: cannot open: No such file or directory"));
+  REQUIRE_THROWS_WITH(h5::File::open(dir.path), Contains("is a directory"));
+  write_bytes(dir.file("text.h5"), "this is not an HDF5 file\n");
+  REQUIRE_THROWS_WITH(h5::File::open(dir.file("text.h5")), Contains("text.h5: not an HDF5 file"));
+  REQUIRE_THROWS_WITH(h5::File::create(dir.file("no/such/dir/x.h5")), Contains("x.h5: cannot create HDF5 file"));
+}
+
+TEST_CASE("hdf5: HDF5's error stack never reaches stderr", "[hdf5]") {
+  TempDir dir;
+  write_bytes(dir.file("junk.h5"), std::string(4096, 'x'));
+  {
+    h5::File good = h5::File::create(dir.file("good.h5"));
+    good.write("v", std::vector<double>(1000, 1.0));
+    good.close();
+    std::filesystem::resize_file(dir.file("good.h5"), std::filesystem::file_size(dir.file("good.h5")) / 2);
+  }
+  const std::string captured = dir.file("stderr.txt");
+  std::fflush(stderr);
+  int saved = dup(2);
+  int fd = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  dup2(fd, 2);
+  ::close(fd);
+  int failures = 0;
+  auto attempt = [&](auto&& f) {
+    try {
+      f();
+    } catch (const Error&) {
+      ++failures;
+    }
+  };
+  attempt([&] { h5::File::open(dir.file("junk.h5")); });
+  attempt([&] { h5::File::open(dir.file("good.h5")); });  // truncated
+  attempt([&] { h5::File::create(dir.file("missing/dir/x.h5")); });
+  attempt([&] {
+    h5::File f = h5::File::create(dir.file("other.h5"));
+    f.write("v", std::vector<double>{1});
+    f.dataset("v/below");
+  });
+  attempt([&] { h5::File::open(dir.file("other.h5")).attr_int64("absent"); });
+  std::fflush(stderr);
+  dup2(saved, 2);
+  ::close(saved);
+  CHECK(failures == 5);
+  std::ifstream in(captured);
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(text.str().empty());
+}

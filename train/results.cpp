@@ -1,0 +1,58 @@
+#include "train/results.h"
+
+#include "train/atomic_file.h"
+#include "train/hdf5.h"
+#include "train/version.h"
+
+namespace ordo {
+
+std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed) {
+  return "/runs/" + task + "/" + encoding + "/seed" + std::to_string(seed);
+}
+
+void write_results(const std::string& path, const std::vector<RunRecord>& runs,
+                   const std::map<std::string, std::string>& shared) {
+  atomic_write(path, [&](const std::string& tmp) {
+    h5::File f = h5::File::create(tmp);
+    f.set_attr("format", "ordo-results");
+    f.set_attr("format_version", int64_t{1});
+    f.set_attr("ordo_version", version());
+    for (const auto& [key, value] : shared) f.set_attr(key, value);
+    for (const RunRecord& r : runs) {
+      h5::Group g = f.require_group(run_group_path(r.task, r.encoding, r.seed).substr(1));
+      for (const auto& [key, value] : r.settings) g.set_attr("setting." + key, value);
+      write_run_log(g, r.log);
+    }
+    f.close();
+  });
+}
+
+std::vector<RunRecord> read_results(const std::string& path) {
+  h5::File f = h5::File::open(path);
+  ORDO_CHECK(f.has_attr("format") && f.attr_string("format") == "ordo-results", path,
+             ": not an ordo results file (attribute format != ordo-results)");
+  std::vector<RunRecord> out;
+  if (!f.has_group("runs")) return out;
+  h5::Group runs = f.group("runs");
+  for (const std::string& task : runs.members()) {
+    h5::Group tg = runs.group(task);
+    for (const std::string& enc : tg.members()) {
+      h5::Group eg = tg.group(enc);
+      for (const std::string& seed_name : eg.members()) {
+        ORDO_CHECK(seed_name.rfind("seed", 0) == 0, path, ": unexpected group ", eg.path(), "/", seed_name);
+        h5::Group g = eg.group(seed_name);
+        RunRecord r;
+        r.task = task;
+        r.encoding = enc;
+        r.seed = std::stoull(seed_name.substr(4));
+        for (const std::string& a : g.attr_names())
+          if (a.rfind("setting.", 0) == 0) r.settings[a.substr(8)] = g.attr_string(a);
+        r.log = read_run_log(g);
+        out.push_back(std::move(r));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ordo

@@ -1,0 +1,35 @@
+// train/results.h: the results file of an experiment (SPEC section 7).
+//
+// One HDF5 file per experiment (run.h5 for `ordo train`, results.h5 for `ordo compare`):
+//   /                            attributes: format = "ordo-results", format_version = 1,
+//                                ordo_version, and every shared setting as a string
+//   /runs/<task>/<encoding>/seed<k>/   one run: the run-log layout of train/run_log.h, and
+//                                      its own settings as string attributes (setting.<name>)
+// Written atomically (a temporary file renamed over the old one).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "train/run_log.h"
+
+namespace ordo {
+
+struct RunRecord {
+  std::string task, encoding;
+  uint64_t seed = 0;
+  RunLog log;
+  std::map<std::string, std::string> settings;
+};
+
+// "/runs/<task>/<encoding>/seed<k>"
+std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed);
+
+void write_results(const std::string& path, const std::vector<RunRecord>& runs,
+                   const std::map<std::string, std::string>& shared_settings);
+// Every run in the file, in task / encoding / seed order as stored.
+std::vector<RunRecord> read_results(const std::string& path);
+
+}  // namespace ordo

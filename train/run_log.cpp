@@ -1,0 +1,93 @@
+// train/run_log.cpp: RunLog <-> HDF5 (layout documented in train/run_log.h).
+#include "train/run_log.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace ordo {
+
+std::string eval_group_name(int64_t length) {
+  ORDO_CHECK(length >= 0, "run log: evaluation length must be >= 0 (0 = training range), got ", length);
+  return length == 0 ? "train" : std::to_string(length);
+}
+
+int64_t eval_group_length(const std::string& name) {
+  if (name == "train") return 0;
+  bool digits = !name.empty() && name.size() <= 18 && name[0] != '0';
+  for (char c : name) digits = digits && c >= '0' && c <= '9';
+  ORDO_CHECK(digits, "run log: eval group '", name, "' is neither \"train\" nor a sequence length");
+  return std::stoll(name);
+}
+
+void write_run_log(h5::Group& group, const RunLog& log) {
+  const size_t n = log.step.size();
+  ORDO_CHECK(log.train_loss.size() == n && log.lr.size() == n && log.wall_time.size() == n, group.file_name(),
+             ": run log for ", group.path(), ": step has ", n, " entries but train_loss has ", log.train_loss.size(),
+             ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
+  for (const char* name : {"step", "train_loss", "lr", "wall_time", "eval"})
+    if (group.exists(name)) group.remove(name);
+
+  group.write("step", log.step);
+  group.write("train_loss", log.train_loss);
+  group.write("lr", log.lr);
+  group.write("wall_time", log.wall_time);
+  h5::Group eval = group.require_group("eval");
+  for (const auto& [length, points] : log.eval) {
+    h5::Group g = eval.require_group(eval_group_name(length));
+    std::vector<int64_t> step;
+    std::vector<double> acc, exact, loss;
+    for (const EvalPoint& p : points) {
+      step.push_back(p.step);
+      acc.push_back(p.acc);
+      exact.push_back(p.exact);
+      loss.push_back(p.loss);
+    }
+    g.write("step", step);
+    g.write("acc", acc);
+    g.write("exact", exact);
+    g.write("loss", loss);
+  }
+  group.set_attr("wall_seconds", log.total_wall_seconds);
+}
+
+RunLog read_run_log(const h5::Group& group) {
+  RunLog log;
+  log.step = group.read_vector<int64_t>("step");
+  log.train_loss = group.read_vector<double>("train_loss");
+  log.lr = group.read_vector<double>("lr");
+  log.wall_time = group.read_vector<double>("wall_time");
+  const size_t n = log.step.size();
+  ORDO_CHECK(log.train_loss.size() == n && log.lr.size() == n && log.wall_time.size() == n, group.file_name(),
+             ": run log ", group.path(), " is inconsistent: step has ", n, " entries but train_loss has ",
+             log.train_loss.size(), ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
+  log.total_wall_seconds = group.attr_double("wall_seconds");
+
+  if (!group.exists("eval")) return log;
+  h5::Group eval = group.group("eval");
+  for (const std::string& name : eval.members()) {
+    int64_t length = 0;
+    try {
+      length = eval_group_length(name);
+    } catch (const Error& e) {
+      fail(group.file_name(), ": ", eval.path(), "/", name, ": ", e.what());
+    }
+    h5::Group g = eval.group(name);
+    std::vector<int64_t> step = g.read_vector<int64_t>("step");
+    std::vector<double> acc = g.read_vector<double>("acc");
+    const size_t m = step.size();
+    auto optional = [&](const char* field) {
+      if (!g.exists(field)) return std::vector<double>(m, std::nan(""));
+      return g.read_vector<double>(field);
+    };
+    std::vector<double> exact = optional("exact"), loss = optional("loss");
+    ORDO_CHECK(acc.size() == m && exact.size() == m && loss.size() == m, group.file_name(), ": ", g.path(),
+               " is inconsistent: step has ", m, " entries but acc has ", acc.size(), ", exact ", exact.size(),
+               ", loss ", loss.size());
+    std::vector<EvalPoint>& points = log.eval[length];
+    for (size_t i = 0; i < m; ++i) points.push_back({step[i], acc[i], exact[i], loss[i]});
+  }
+  return log;
+}
+
+}  // namespace ordo
