@@ -47,6 +47,10 @@ Var Tape::input(Tensor value) {
 }
 
 Var Tape::push(const char* op, Tensor out, Backward backward, std::initializer_list<Var> inputs) {
+  return push(op, std::move(out), std::move(backward), std::vector<Var>(inputs));
+}
+
+Var Tape::push(const char* op, Tensor out, Backward backward, const std::vector<Var>& inputs) {
   bool any = false;
   for (Var v : inputs) any = any || node(v).requires_grad;
   if (check_numerics_) scan("output", op, out);

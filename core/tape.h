@@ -59,6 +59,7 @@ class Tape {
   // Appends an op's output. `backward` is kept only when some input needs a gradient
   // and gradients are enabled; otherwise the node is a plain value.
   Var push(const char* op, Tensor out, Backward backward, std::initializer_list<Var> inputs);
+  Var push(const char* op, Tensor out, Backward backward, const std::vector<Var>& inputs);
 
   const Tensor& value(Var v) const;
   const Shape& shape(Var v) const { return value(v).shape(); }

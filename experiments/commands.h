@@ -11,6 +11,11 @@ namespace ordo {
 using Args = std::vector<std::string>;
 
 int cmd_train(const Args& args);
+int cmd_compare(const Args& args);
+int cmd_analyze(const Args& args);
+int cmd_inspect_pe(const Args& args);
+int cmd_demo(const Args& args);
+int cmd_bench(const Args& args);
 
 // Thrown for bad input before anything is written: main() prints it and exits with 2.
 struct InputError : std::runtime_error {

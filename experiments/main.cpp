@@ -18,6 +18,11 @@ struct Command {
 
 const Command kCommands[] = {
     {"train", ordo::cmd_train, "train one model on one task and log its curves (HDF5)"},
+    {"compare", ordo::cmd_compare, "train the task x encoding x seed grid; results.h5, plots, summary.md"},
+    {"analyze", ordo::cmd_analyze, "attention maps and statistics (entropy, span, distance) of a checkpoint"},
+    {"inspect-pe", ordo::cmd_inspect_pe, "an encoding's position-similarity matrix as a heatmap"},
+    {"demo", ordo::cmd_demo, "the default comparison with a small preset, then its summary"},
+    {"bench", ordo::cmd_bench, "time training steps on the SPEC section 8 configurations"},
 };
 
 void usage(std::FILE* out) {

@@ -33,16 +33,30 @@ Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* 
   Var v = split_heads(t, w_v.forward(t, x), B, L);
   std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
 
-  Var scores = scale(t, matmul(t, q, k, false, true), static_cast<Real>(1.0 / std::sqrt(double(dh))));
+  const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
+  Var heads;  // (B, H, L, d_h)
+  if (in.fused && !maps) {
+    FusedAttentionBias bias;
+    if (in.bias) bias = FusedAttentionBias{in.bias->values, in.bias->relative};
+    heads = fused_attention(t, q, k, v, bias, in.positions->lengths, in.causal, inv_sqrt_dh);
+  } else {
+    heads = unfused(t, q, k, v, in, inv_sqrt_dh, maps);
+  }
+  Var merged = reshape(t, permute(t, heads, {0, 2, 1, 3}), Shape{B, L, d_model_});
+  return w_o.forward(t, merged);
+}
+
+Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale_by,
+                                Var* maps) {
+  const int64_t L = t.shape(q)[2];
+  Var scores = scale(t, matmul(t, q, k, false, true), scale_by);  // (B, H, L, L)
   if (in.bias) {  // (H, L, L), broadcast over the batch
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
     scores = add(t, scores, full);
   }
   Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
   if (maps) *maps = probs;
-  Var heads = matmul(t, probs, v);                              // (B, H, L, d_h)
-  Var merged = reshape(t, permute(t, heads, {0, 2, 1, 3}), Shape{B, L, d_model_});
-  return w_o.forward(t, merged);
+  return matmul(t, probs, v);  // (B, H, L, d_h)
 }
 
 void MultiHeadAttention::collect_parameters(std::vector<Parameter*>& out) {

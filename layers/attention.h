@@ -19,7 +19,11 @@ struct AttentionInputs {
   const Positions* positions = nullptr;
   PositionalEncoding* encoding = nullptr;
   std::optional<AttentionBias> bias;  // from encoding->bias(), computed once
-  Tensor mask;                        // additive, (B, 1, 1 or L, L): see layers/masks.h
+  Tensor mask;                        // additive, (B, 1, 1 or L, L): see layers/masks.h (unfused)
+  bool causal = false;
+  // The fused op (core/ops.h fused_attention) stores no (B, H, L, L) tensor; the unfused
+  // composition is kept for analysis (it can return the maps) and as the test reference.
+  bool fused = true;
 };
 
 class MultiHeadAttention : public Module {
@@ -28,7 +32,7 @@ class MultiHeadAttention : public Module {
   MultiHeadAttention(std::string name, int64_t d_model, int64_t n_heads, uint64_t seed,
                      double out_std);
   // x (B, L, d) -> (B, L, d). When `maps` is given it receives the attention
-  // probabilities (B, H, L, L) of this call.
+  // probabilities (B, H, L, L) of this call (this takes the unfused path).
   Var forward(Tape& t, Var x, const AttentionInputs& in, Var* maps = nullptr);
   void collect_parameters(std::vector<Parameter*>& out) override;
 
@@ -37,6 +41,8 @@ class MultiHeadAttention : public Module {
 
  private:
   Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, H, L, d_h)
+  // softmax(q k^T * scale + bias + mask) v by separate ops; fills *maps when given.
+  Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale, Var* maps);
   int64_t d_model_, n_heads_;
 };
 

@@ -89,7 +89,9 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   in.positions = &pos;
   in.encoding = encoding_.get();
   in.bias = encoding_->bias(t, pos);
-  in.mask = attention_mask(pos, cfg_.causal);
+  in.causal = cfg_.causal;
+  in.fused = cfg_.fused_attention;
+  if (!in.fused || opt.keep_attention) in.mask = attention_mask(pos, cfg_.causal);
   BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step};
 
   ForwardResult r;

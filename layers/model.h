@@ -28,6 +28,7 @@ struct ModelConfig {
   bool post_ln = false;
   double dropout = 0;
   bool scale_output_init = true;  // W_o and fc2 ~ N(0, (0.02 / sqrt(2 n_layers))^2)
+  bool fused_attention = true;    // false: the unfused reference composition
   std::string encoding = "rope";
   EncodingConfig posenc;          // d_model, n_heads, causal and seed are filled in from here
   uint64_t seed = 0;

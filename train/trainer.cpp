@@ -73,6 +73,12 @@ double Trainer::train_step() {
   return value;
 }
 
+double Trainer::step_once() {
+  const double loss = train_step();
+  ++step_;
+  return loss;
+}
+
 std::vector<EvalResult> Trainer::evaluate() {
   std::vector<EvalResult> out;
   for (const EvalSet& set : eval_sets_) {

@@ -76,6 +76,9 @@ class Trainer {
   void run(const std::function<bool(const StepInfo&)>& on_step = {});
   // Scores every evaluation set (no gradients recorded).
   std::vector<EvalResult> evaluate();
+  // One optimisation step at the current step, with no logging or evaluation (benchmarks).
+  // Returns the training loss.
+  double step_once();
 
   Checkpoint checkpoint() const;
   void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration

@@ -14,8 +14,10 @@ using namespace ordo::testing;
 TEST_CASE("whole-model gradients match finite differences for every encoding", "[gradcheck][model]") {
   for (const auto& info : encodings()) {
     for (HeadType head : {HeadType::Pooled, HeadType::Token}) {
-      INFO("encoding " << info.name << ", head " << head_name(head));
+      const bool fused = head == HeadType::Token;  // each attention path through one head
+      INFO("encoding " << info.name << ", head " << head_name(head) << ", fused " << fused);
       ModelConfig c = small_model(info.name, head, false, /*layers=*/1);
+      c.fused_attention = fused;
       c.d_model = 8;
       c.d_ff = 12;
       c.vocab_size = 7;

@@ -1,0 +1,446 @@
+// core/ops/attention.cpp: fused scaled-dot-product attention with an online softmax.
+//
+// For one (batch entry b, head h), with q, k, v (L, d), scale s and a bias (or none):
+//   S[t, u] = s q_t . k_u + bias[t, u]        (-inf where key u is masked for query t)
+//   lse_t   = log sum_u exp(S[t, u])
+//   P[t, u] = exp(S[t, u] - lse_t)             (the softmax of row t)
+//   O_t     = sum_u P[t, u] v_u
+//
+// Forward (FlashAttention style): query tiles x key tiles. Each query row keeps a running
+// max m, a running sum l and an accumulator a (d values); for every key tile
+//   m' = max(m, max_u S[t, u]),   alpha = exp(m - m'),   p_u = exp(S[t, u] - m')
+//   l' = alpha l + sum_u p_u,     a' = alpha a + sum_u p_u v_u
+// and at the end O_t = a / l, lse_t = m + log l. Saved for the backward: O and lse only
+// (B H L (d + 1) values); no (L, L) tensor exists, only (64, 64) tiles of scratch.
+//
+// Backward, given dO (B, H, L, d). From O_t = sum_u P[t, u] v_u:
+//   dV[u]    = sum_t P[t, u] dO_t
+//   dP[t, u] = dO_t . v_u
+// From the softmax of row t (dS = dP elementwise minus its P-weighted row mean):
+//   dS[t, u] = P[t, u] (dP[t, u] - D_t),   D_t = sum_u P[t, u] dP[t, u] = dO_t . O_t
+// From S = s q k^T + bias:
+//   dQ[t] = s sum_u dS[t, u] k_u,   dK[u] = s sum_t dS[t, u] q_t,   dbias[t, u] = dS[t, u]
+// summed over the batch for a full (H, L, L) bias, and along each diagonal u - t (and over
+// the batch) for a relative (H, 2L - 1) one. The backward recomputes P tile by tile from q,
+// k and the saved lse with the very same code as the forward, so S is bitwise the same.
+//
+// Masks: key u is masked when u >= key_lengths[b], or u > t when causal. A row with every
+// key masked (key_lengths[b] = 0) outputs zeros and gets zero gradients. Padded query rows
+// (t >= key_lengths[b]) attend to the real keys, as in the unfused composition.
+//
+// Threads: each (b, h) pair is owned by one loop iteration and computed in a fixed order.
+// The relative-bias gradient goes into per-(b, h) partial rows summed over b in order
+// afterwards; a full-bias gradient is computed one head per iteration, looping over b in
+// order. So the results are bit-identical for any OMP_NUM_THREADS.
+//
+// Speed: every product is the small kernel tile_product (a 4 x 2-vector register block) on
+// zero-padded tiles, so inner loops have fixed trip counts GCC vectorises at -O2; in
+// exp is core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/fastmath.h"
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+constexpr Real kNegInf = -std::numeric_limits<Real>::infinity();
+constexpr int64_t kTile = 64;                          // queries (and keys) per tile
+constexpr int64_t kMR = 4;                             // register block: rows
+constexpr int64_t kNR = 2 * 32 / int64_t(sizeof(Real));  // register block: two AVX2 vectors
+
+inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
+// exp(x) for x <= 0 (and -inf, which gives exactly 0): core/fastmath.h's vectorisable exp.
+inline Real exp_nonpositive(Real x) { return fast_exp(x); }
+
+// One AVX2 register of Reals (GCC/Clang vector extension). The register block of
+// tile_product is written with it because the auto-vectoriser, at -O3, turns the plain-loop
+// version's k loop into in-order (fold-left) reductions and spills the block.
+using VReal = Real __attribute__((vector_size(32)));
+constexpr int64_t kVec = 32 / int64_t(sizeof(Real));
+inline VReal load_vec(const Real* p) {
+  VReal v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store_vec(Real* p, VReal v) { std::memcpy(p, &v, sizeof v); }
+
+// C (M, N; row stride ldc) (+)= A (M, K) B (K, N; row stride ldb), where A's element (i, k)
+// is a[i * a_rs + k * a_cs] (so A may be a transposed view). M must be a multiple of kMR
+// and N of kNR = 2 kVec (the callers pad their tiles with zeros); K is free. Each kMR x kNR
+// block of C lives in 2 kMR registers for the whole k loop: per k, two loads of B, kMR
+// broadcasts of A and 2 kMR FMAs.
+template <bool kAccumulate>
+void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int64_t a_rs,
+                  int64_t a_cs, const Real* __restrict b, int64_t ldb, Real* __restrict c,
+                  int64_t ldc) {
+  static_assert(kNR == 2 * kVec, "the register block is two vectors wide");
+  for (int64_t i = 0; i < M; i += kMR)
+    for (int64_t j = 0; j < N; j += kNR) {
+      VReal acc[kMR][2];
+#pragma GCC unroll 4
+      for (int64_t r = 0; r < kMR; ++r) {
+        Real* cr = c + (i + r) * ldc + j;
+        acc[r][0] = kAccumulate ? load_vec(cr) : VReal{};
+        acc[r][1] = kAccumulate ? load_vec(cr + kVec) : VReal{};
+      }
+      const Real* ap = a + i * a_rs;
+      const Real* bp = b + j;
+      for (int64_t kk = 0; kk < K; ++kk) {
+        const VReal b0 = load_vec(bp + kk * ldb), b1 = load_vec(bp + kk * ldb + kVec);
+#pragma GCC unroll 4
+        for (int64_t r = 0; r < kMR; ++r) {
+          const Real ar = ap[r * a_rs + kk * a_cs];
+          acc[r][0] += ar * b0;
+          acc[r][1] += ar * b1;
+        }
+      }
+#pragma GCC unroll 4
+      for (int64_t r = 0; r < kMR; ++r) {
+        Real* cr = c + (i + r) * ldc + j;
+        store_vec(cr, acc[r][0]);
+        store_vec(cr + kVec, acc[r][1]);
+      }
+    }
+}
+
+// dst (rows_out, dp) = s * src (n, d) with zero padding (n <= rows_out, d <= dp).
+void copy_padded(const Real* __restrict src, int64_t n, int64_t d, Real s, Real* __restrict dst,
+                 int64_t rows_out, int64_t dp) {
+  for (int64_t i = 0; i < rows_out; ++i)
+    for (int64_t c = 0; c < dp; ++c) dst[i * dp + c] = (i < n && c < d) ? s * src[i * d + c] : Real(0);
+}
+
+// dst (dp, kTile) = src (n, d)^T with zero padding.
+void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, Real* __restrict dst,
+                     int64_t dp) {
+  std::fill(dst, dst + dp * kTile, Real(0));
+  for (int64_t x = 0; x < n; ++x)
+    for (int64_t c = 0; c < d; ++c) dst[c * kTile + x] = src[x * d + c];
+}
+
+// max of one score row (kTile entries), as kLanes independent partial maxima so that the
+// loop vectorises.
+constexpr int64_t kLanes = 8;
+inline Real row_max(const Real* __restrict s) {
+  Real part[kLanes];
+  for (int64_t j = 0; j < kLanes; ++j) part[j] = s[j];
+  for (int64_t x = kLanes; x < kTile; x += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) part[j] = part[j] < s[x + j] ? s[x + j] : part[j];
+  Real m = part[0];
+  for (int64_t j = 1; j < kLanes; ++j) m = m < part[j] ? part[j] : m;
+  return m;
+}
+
+// s = exp(s - shift) over one row (kTile entries); returns the row sum.
+inline Real exp_row(Real* __restrict s, Real shift) {
+  Real part[kLanes] = {};
+  for (int64_t x = 0; x < kTile; x += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) {
+      s[x + j] = exp_nonpositive(s[x + j] - shift);
+      part[j] += s[x + j];
+    }
+  Real sum = 0;
+  for (int64_t j = 0; j < kLanes; ++j) sum += part[j];
+  return sum;
+}
+
+// Everything the kernels need to know about one call.
+struct Plan {
+  int64_t B = 0, H = 0, L = 0, d = 0;
+  int64_t dp = 0;  // d padded to a multiple of kNR
+  Real scale = 1;
+  int bias_kind = 0;  // 0 none, 1 relative (H, 2L - 1), 2 full (H, L, L)
+  bool causal = false;
+  std::vector<int32_t> key_lengths;  // (B)
+
+  int64_t tiles() const { return (L + kTile - 1) / kTile; }
+  // Keys [0, key_end(b, t)) are visible to query t.
+  int64_t key_end(int64_t b, int64_t t) const {
+    const int64_t end = causal ? std::min<int64_t>(key_lengths[b], t + 1) : key_lengths[b];
+    return std::max<int64_t>(end, 0);
+  }
+  // First entry of the bias row of query t for keys from u0 on (contiguous in u).
+  const Real* bias_row(const Real* bias, int64_t h, int64_t t, int64_t u0) const {
+    if (bias_kind == 1) return bias + h * (2 * L - 1) + (u0 - t) + L - 1;
+    return bias + (h * L + t) * L + u0;
+  }
+};
+
+// Raw scores of one tile: S (kTile, kTile) = Qs (kTile, dp) Kt (dp, kTile) (+ bias) with
+// -inf at masked keys, for the query tile starting at t0 (nq real rows) and the key tile
+// starting at u0 (nk real keys). Rows >= nq are -inf. Shared by forward and backward, so the
+// backward sees bitwise the forward's scores.
+void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t t0, int64_t nq,
+                 int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
+  tile_product<false>(kTile, round_up(nk, kNR), p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  Real row_bias[kTile] = {};  // the bias row of the tile, zero padded
+  for (int64_t i = 0; i < kTile; ++i) {
+    Real* __restrict s = S + i * kTile;
+    const int64_t nv = i < nq ? std::clamp<int64_t>(p.key_end(b, t0 + i) - u0, 0, nk) : 0;
+    if (bias && nv > 0) std::memcpy(row_bias, p.bias_row(bias, h, t0 + i, u0), sizeof(Real) * nv);
+    for (int64_t x = 0; x < kTile; ++x) s[x] = x < nv ? s[x] + row_bias[x] : kNegInf;
+  }
+}
+
+// Forward of one (b, h): writes O (L, d) and lse (L).
+void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
+                  const Real* v, const Real* bias, Real* O, Real* lse) {
+  const int64_t L = p.L, d = p.d, dp = p.dp;
+  std::vector<Real> buffer(3 * kTile * dp + dp * kTile + kTile * kTile + 3 * kTile);
+  Real* Qs = buffer.data();          // (kTile, dp): scale * q of the query tile
+  Real* acc = Qs + kTile * dp;       // (kTile, dp): running sum_u p_u v_u
+  Real* Vs = acc + kTile * dp;       // (kTile, dp): v of the key tile
+  Real* Kt = Vs + kTile * dp;        // (dp, kTile): k of the key tile, transposed
+  Real* S = Kt + dp * kTile;         // (kTile, kTile): scores, then probabilities
+  Real* m = S + kTile * kTile;       // (kTile): running max
+  Real* l = m + kTile;               // (kTile): running sum
+  Real* alpha = l + kTile;           // (kTile): rescaling of the previous tiles
+
+  for (int64_t t0 = 0; t0 < L; t0 += kTile) {
+    const int64_t nq = std::min(kTile, L - t0);
+    copy_padded(q + t0 * d, nq, d, p.scale, Qs, kTile, dp);
+    std::fill(acc, acc + kTile * dp, Real(0));
+    std::fill(m, m + kTile, kNegInf);
+    std::fill(l, l + kTile, Real(0));
+    const int64_t u_end = p.key_end(b, t0 + nq - 1);  // the widest row of the tile
+    for (int64_t u0 = 0; u0 < u_end; u0 += kTile) {
+      const int64_t nk = std::min(kTile, u_end - u0);
+      copy_transposed(k + u0 * d, nk, d, Kt, dp);
+      copy_padded(v + u0 * d, nk, d, 1, Vs, kTile, dp);
+      tile_scores(p, b, h, bias, t0, nq, u0, nk, Qs, Kt, S);
+      for (int64_t i = 0; i < kTile; ++i) {
+        Real* __restrict s = S + i * kTile;
+        const Real m_new = std::max(m[i], row_max(s));
+        if (m_new == kNegInf) {  // nothing visible yet: p = 0, a and l stay 0
+          std::fill(s, s + kTile, Real(0));
+          alpha[i] = 1;
+          continue;
+        }
+        const Real sum = exp_row(s, m_new);
+        alpha[i] = exp_nonpositive(m[i] - m_new);
+        l[i] = alpha[i] * l[i] + sum;
+        m[i] = m_new;
+      }
+      for (int64_t i = 0; i < kTile; ++i) {
+        Real* __restrict a = acc + i * dp;
+        const Real ai = alpha[i];
+        for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
+      }
+      tile_product<true>(kTile, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc += P V
+    }
+    for (int64_t i = 0; i < nq; ++i) {
+      Real* __restrict o = O + (t0 + i) * d;
+      if (l[i] == 0) {  // every key masked: zeros, and lse = -inf marks the row
+        for (int64_t c = 0; c < d; ++c) o[c] = 0;
+        lse[t0 + i] = kNegInf;
+        continue;
+      }
+      const Real inv = Real(1) / l[i];
+      for (int64_t c = 0; c < d; ++c) o[c] = acc[i * dp + c] * inv;
+      lse[t0 + i] = m[i] + std::log(l[i]);
+    }
+  }
+}
+
+// Gradient destinations of one (b, h); null where no gradient is needed.
+struct PairGrads {
+  Real* dq = nullptr;     // (L, d)
+  Real* dk = nullptr;     // (L, d)
+  Real* dv = nullptr;     // (L, d)
+  Real* dbias = nullptr;  // relative: this pair's partial row (2L - 1); full: head h (L, L)
+};
+
+// Backward of one (b, h): adds this pair's contributions to the gradients.
+void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
+                   const Real* v, const Real* bias, const Real* O, const Real* lse,
+                   const Real* dO, const PairGrads& g) {
+  const int64_t L = p.L, d = p.d, dp = p.dp, Lp = p.tiles() * kTile;
+  std::vector<Real> buffer(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);
+  Real* Qs = buffer.data();        // (Lp, dp): scale * q, zero padded
+  Real* dOs = Qs + Lp * dp;        // (Lp, dp): dO, zero padded
+  Real* dQacc = dOs + Lp * dp;     // (Lp, dp): sum_u dS[t, u] k_u
+  Real* D = dQacc + Lp * dp;       // (Lp): dO_t . O_t
+  Real* Kt = D + Lp;               // (dp, kTile)
+  Real* Vt = Kt + dp * kTile;      // (dp, kTile)
+  Real* Ks = Vt + dp * kTile;      // (kTile, dp)
+  Real* dKacc = Ks + kTile * dp;   // (kTile, dp): sum_t dS[t, u] (s q_t)
+  Real* dVacc = dKacc + kTile * dp;  // (kTile, dp): sum_t P[t, u] dO_t
+  Real* P = dVacc + kTile * dp;    // (kTile, kTile)
+  Real* dS = P + kTile * kTile;    // (kTile, kTile): dP, then dS
+
+  copy_padded(q, L, d, p.scale, Qs, Lp, dp);
+  copy_padded(dO, L, d, 1, dOs, Lp, dp);
+  for (int64_t t = 0; t < L; ++t) {
+    Real acc = 0;
+    for (int64_t c = 0; c < d; ++c) acc += dO[t * d + c] * O[t * d + c];
+    D[t] = acc;
+  }
+  const int64_t key_limit = p.key_lengths[b];
+  for (int64_t u0 = 0; u0 < key_limit; u0 += kTile) {
+    const int64_t nk = std::min(kTile, key_limit - u0);
+    copy_transposed(k + u0 * d, nk, d, Kt, dp);
+    copy_transposed(v + u0 * d, nk, d, Vt, dp);
+    copy_padded(k + u0 * d, nk, d, 1, Ks, kTile, dp);
+    std::fill(dKacc, dKacc + 2 * kTile * dp, Real(0));  // dKacc and dVacc
+    // Causal: queries t < u0 see none of these keys.
+    const int64_t t_begin = p.causal ? u0 / kTile * kTile : 0;
+    for (int64_t t0 = t_begin; t0 < L; t0 += kTile) {
+      const int64_t nq = std::min(kTile, L - t0);
+      const Real* Qi = Qs + t0 * dp;
+      const Real* dOi = dOs + t0 * dp;
+      tile_scores(p, b, h, bias, t0, nq, u0, nk, Qi, Kt, P);
+      tile_product<false>(kTile, round_up(nk, kNR), d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
+      for (int64_t i = 0; i < kTile; ++i) {
+        Real* __restrict pr = P + i * kTile;
+        Real* __restrict ds = dS + i * kTile;
+        const Real row_lse = i < nq ? lse[t0 + i] : kNegInf;
+        if (row_lse == kNegInf) {  // padding row or every key masked: P = dS = 0
+          std::fill(pr, pr + kTile, Real(0));
+          std::fill(ds, ds + kTile, Real(0));
+          continue;
+        }
+        const Real Di = D[t0 + i];
+        // Columns past round_up(nk, kNR) of dS hold finite leftovers (the buffer starts at
+        // zero and only ever receives finite values); P is 0 there, so dS is 0 too.
+        for (int64_t x = 0; x < kTile; ++x) {
+          pr[x] = exp_nonpositive(pr[x] - row_lse);
+          ds[x] = pr[x] * (ds[x] - Di);
+        }
+      }
+      if (g.dv) tile_product<true>(kTile, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);   // P^T dO
+      if (g.dk) tile_product<true>(kTile, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);   // dS^T (s Q)
+      if (g.dq) tile_product<true>(kTile, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+      if (g.dbias) {
+        for (int64_t i = 0; i < nq; ++i) {
+          const int64_t t = t0 + i;
+          const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+          const Real* __restrict ds = dS + i * kTile;
+          Real* __restrict db = p.bias_kind == 1 ? g.dbias + (u0 - t) + L - 1 : g.dbias + t * L + u0;
+          for (int64_t x = 0; x < nv; ++x) db[x] += ds[x];
+        }
+      }
+    }
+    for (int64_t x = 0; x < nk; ++x)
+      for (int64_t c = 0; c < d; ++c) {
+        if (g.dk) g.dk[(u0 + x) * d + c] += dKacc[x * dp + c];
+        if (g.dv) g.dv[(u0 + x) * d + c] += dVacc[x * dp + c];
+      }
+  }
+  if (g.dq)
+    for (int64_t t = 0; t < L; ++t)
+      for (int64_t c = 0; c < d; ++c) g.dq[t * d + c] += p.scale * dQacc[t * dp + c];
+}
+
+}  // namespace
+
+Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                    const std::vector<int32_t>& key_lengths, bool causal, Real scale) {
+  const Tensor& Q = t.value(q);  // (B, H, L, d)
+  const Tensor& K = t.value(k);  // (B, H, L, d)
+  const Tensor& V = t.value(v);  // (B, H, L, d)
+  ORDO_CHECK(Q.rank() == 4, "fused_attention: q must be (B, H, L, d_h), got ", Q.shape());
+  ORDO_CHECK(K.shape() == Q.shape() && V.shape() == Q.shape(),
+             "fused_attention: q, k and v must have the same shape (B, H, L, d_h), got q ",
+             Q.shape(), ", k ", K.shape(), ", v ", V.shape());
+  Plan p;
+  p.B = Q.dim(0), p.H = Q.dim(1), p.L = Q.dim(2), p.d = Q.dim(3);
+  p.dp = round_up(std::max<int64_t>(p.d, 1), kNR);
+  p.scale = scale;
+  p.causal = causal;
+  ORDO_CHECK(std::isfinite(static_cast<double>(scale)), "fused_attention: scale must be finite, got ", scale);
+  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "fused_attention: key_lengths has ",
+             key_lengths.size(), " entries for a batch of ", p.B, " (q ", Q.shape(), ")");
+  for (size_t b = 0; b < key_lengths.size(); ++b)
+    ORDO_CHECK(key_lengths[b] >= 0 && key_lengths[b] <= p.L, "fused_attention: key_lengths[", b,
+               "] = ", key_lengths[b], " outside [0, L = ", p.L, "]");
+  p.key_lengths = key_lengths;
+  if (bias.values) {
+    const Shape& s = t.shape(*bias.values);
+    const Shape relative_shape{p.H, 2 * p.L - 1}, full_shape{p.H, p.L, p.L};
+    if (bias.relative) {
+      ORDO_CHECK(s == relative_shape, "fused_attention: a relative bias must be (H, 2L - 1) = (",
+                 p.H, ", ", 2 * p.L - 1, ") for q ", Q.shape(), ", got ", s);
+      p.bias_kind = 1;
+    } else {
+      ORDO_CHECK(s == full_shape, "fused_attention: a full bias must be (H, L, L) = (", p.H,
+                 ", ", p.L, ", ", p.L, ") for q ", Q.shape(), ", got ", s);
+      p.bias_kind = 2;
+    }
+  }
+
+  const int64_t pairs = p.B * p.H, per_pair = p.L * p.d;
+  Tensor O = Tensor::empty(Q.shape());                // (B, H, L, d)
+  Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});   // (B, H, L)
+  {
+    const Real* bd = bias.values ? t.value(*bias.values).data() : nullptr;
+    const Real *qd = Q.data(), *kd = K.data(), *vd = V.data();
+    Real *od = O.data(), *ld = lse.data();
+    parallel_for(pairs, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
+      forward_pair(p, bh / p.H, bh % p.H, qd + bh * per_pair, kd + bh * per_pair, vd + bh * per_pair,
+                   bd, od + bh * per_pair, ld + bh * p.L);
+    });
+  }
+
+  const std::optional<Var> bias_var = bias.values;
+  Tape::Backward backward = [q, k, v, bias_var, p, O, lse](Tape& t, const Tensor& dO) {
+    const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
+    const bool want_bias = bias_var && t.needs_grad(*bias_var);
+    if (!want_q && !want_k && !want_v && !want_bias) return;
+    // Every gradient buffer is fetched (allocated) here, before the threads start.
+    Real* dq = want_q ? t.grad(q).data() : nullptr;
+    Real* dk = want_k ? t.grad(k).data() : nullptr;
+    Real* dv = want_v ? t.grad(v).data() : nullptr;
+    Real* dbias = want_bias ? t.grad(*bias_var).data() : nullptr;
+    const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
+    const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
+    const Real *od = O.data(), *ld = lse.data(), *dod = dO.data();
+    const int64_t per_pair = p.L * p.d, W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
+    auto pair_grads = [&](int64_t bh) {
+      PairGrads g;
+      if (dq) g.dq = dq + bh * per_pair;
+      if (dk) g.dk = dk + bh * per_pair;
+      if (dv) g.dv = dv + bh * per_pair;
+      return g;
+    };
+    auto run = [&](int64_t bh, const PairGrads& g) {
+      backward_pair(p, bh / p.H, bh % p.H, qd + bh * per_pair, kd + bh * per_pair, vd + bh * per_pair,
+                    bd, od + bh * per_pair, ld + bh * p.L, dod + bh * per_pair, g);
+    };
+    if (p.bias_kind == 2 && dbias) {
+      // Full bias: one head per iteration, batch entries in order, straight into dbias.
+      parallel_for(p.H, p.B * cost, [&](int64_t h) {
+        for (int64_t b = 0; b < p.B; ++b) {
+          PairGrads g = pair_grads(b * p.H + h);
+          g.dbias = dbias + h * p.L * p.L;
+          run(b * p.H + h, g);
+        }
+      });
+      return;
+    }
+    // Relative bias: per-(b, h) partial rows, summed over b in order below.
+    std::vector<Real> partial(dbias ? static_cast<size_t>(p.B * p.H * W) : 0, Real(0));
+    parallel_for(p.B * p.H, cost, [&](int64_t bh) {
+      PairGrads g = pair_grads(bh);
+      if (dbias) g.dbias = partial.data() + bh * W;
+      run(bh, g);
+    });
+    if (dbias)
+      for (int64_t h = 0; h < p.H; ++h)
+        for (int64_t j = 0; j < W; ++j) {
+          Real acc = 0;
+          for (int64_t b = 0; b < p.B; ++b) acc += partial[(b * p.H + h) * W + j];
+          dbias[h * W + j] += acc;
+        }
+  };
+  if (bias_var) return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v, *bias_var});
+  return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v});
+}
+
+}  // namespace ordo

@@ -1,0 +1,99 @@
+// core/ops/reduce.cpp: sums and means, over everything or over the last axis.
+//
+//   sum(a)      = sum_i a_i                 da_i += dout
+//   mean(a)     = sum(a) / n                da_i += dout / n
+//   sum_last(a) = sum_j a[r, j]   (r rows)  da[r, j] += dout[r]
+//   mean_last   = sum_last / n              da[r, j] += dout[r] / n
+//
+// Determinism: a full sum adds fixed-size chunks (sequentially, in double) and then the chunk
+// sums in chunk order; a row sum is one sequential loop per row. Neither depends on the
+// thread count.
+#include <algorithm>
+#include <vector>
+
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+constexpr int64_t kChunk = 4096;
+
+// The sum of all n values in a fixed association: chunks of kChunk, then chunk sums in order.
+double total(const Real* x, int64_t n) {
+  const int64_t nc = (n + kChunk - 1) / kChunk;
+  std::vector<double> partial(nc, 0.0);
+  parallel_for(nc, kChunk, [&](int64_t c) {
+    double s = 0;
+    for (int64_t i = c * kChunk, e = std::min(n, i + kChunk); i < e; ++i) s += x[i];
+    partial[c] = s;
+  });
+  double s = 0;
+  for (double p : partial) s += p;
+  return s;
+}
+
+// da += g everywhere (the gradient of a full reduction).
+void add_constant(Real* da, int64_t n, Real g) {
+  const int64_t nc = (n + kChunk - 1) / kChunk;
+  parallel_for(nc, kChunk, [&](int64_t c) {
+    const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
+#pragma omp simd
+    for (int64_t i = i0; i < i1; ++i) da[i] += g;
+  });
+}
+
+Var reduce_all(Tape& t, const char* op, Var a, bool average) {
+  const Tensor& A = t.value(a);
+  const int64_t n = A.numel();
+  ORDO_CHECK(!average || n > 0, op, ": mean of an empty tensor of shape ", A.shape());
+  const double s = total(A.data(), n);
+  Tensor out = Tensor::scalar(static_cast<Real>(average ? s / static_cast<double>(n) : s));
+  return t.push(op, std::move(out), [a, n, average](Tape& t, const Tensor& dout) {
+    if (!t.needs_grad(a)) return;
+    const Real g = average ? dout[0] / static_cast<Real>(n) : dout[0];
+    add_constant(t.grad(a).data(), n, g);
+  }, {a});
+}
+
+Var reduce_last(Tape& t, const char* op, Var a, bool average) {
+  const Tensor& A = t.value(a);
+  ORDO_CHECK(A.rank() >= 1, op, ": needs a tensor of rank >= 1, got shape ", A.shape());
+  const int64_t n = A.shape().last();
+  ORDO_CHECK(!average || n > 0, op, ": mean over an empty last axis, shape ", A.shape());
+  std::vector<int64_t> dims = A.shape().dims();
+  dims.pop_back();
+  const int64_t rows = n == 0 ? Shape(dims).numel() : A.numel() / n;
+  Tensor out = Tensor::empty(Shape(dims));  // (...)
+  {
+    const Real* x = A.data();  // (rows, n)
+    Real* y = out.data();      // (rows)
+    const Real count = static_cast<Real>(n);
+    parallel_for(rows, n, [&](int64_t r) {
+      Real s = 0;
+      for (int64_t j = 0; j < n; ++j) s += x[r * n + j];
+      y[r] = average ? s / count : s;
+    });
+  }
+  return t.push(op, std::move(out), [a, n, rows, average](Tape& t, const Tensor& dout) {
+    if (!t.needs_grad(a)) return;
+    Real* da = t.grad(a).data();  // (rows, n)
+    const Real* d = dout.data();   // (rows)
+    const Real count = static_cast<Real>(n);
+    parallel_for(rows, n, [&](int64_t r) {
+      const Real g = average ? d[r] / count : d[r];
+      Real* row = da + r * n;
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) row[j] += g;
+    });
+  }, {a});
+}
+
+}  // namespace
+
+Var sum(Tape& t, Var a) { return reduce_all(t, "sum", a, false); }
+Var mean(Tape& t, Var a) { return reduce_all(t, "mean", a, true); }
+Var sum_last(Tape& t, Var a) { return reduce_last(t, "sum_last", a, false); }
+Var mean_last(Tape& t, Var a) { return reduce_last(t, "mean_last", a, true); }
+
+}  // namespace ordo

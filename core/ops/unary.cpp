@@ -1,0 +1,105 @@
+// core/ops/unary.cpp: elementwise functions of one tensor.
+//
+//   exp:  y = e^x                        dx += dy * y
+//   log:  y = ln x                       dx += dy / x
+//   tanh: y = tanh x                     dx += dy * (1 - y^2)
+//   relu: y = max(x, 0)                  dx += dy * [x > 0]
+//   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
+//         dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) c (1 + 3 k x^2)
+//
+// The ops that differentiate through their output (exp, tanh) keep the output tensor (which
+// the tape holds anyway); the others read the input from the tape.
+#include <algorithm>
+#include <cmath>
+
+#include "core/fastmath.h"
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+constexpr int64_t kChunk = 4096;
+
+// body(i0, i1) over [0, n) in fixed chunks, spread over threads.
+template <class Body>
+void chunked(int64_t n, Body&& body) {
+  const int64_t nc = (n + kChunk - 1) / kChunk;
+  parallel_for(nc, kChunk * 4, [&](int64_t c) { body(c * kChunk, std::min(n, (c + 1) * kChunk)); });
+}
+
+// y = f(x) elementwise.
+template <class F>
+Tensor map(const Tensor& X, F f) {
+  Tensor Y = Tensor::empty(X.shape());
+  const Real* x = X.data();
+  Real* y = Y.data();
+  chunked(X.numel(), [&](int64_t i0, int64_t i1) {
+#pragma omp simd
+    for (int64_t i = i0; i < i1; ++i) y[i] = f(x[i]);
+  });
+  return Y;
+}
+
+// dx += g(dy, s) elementwise, s the saved tensor (input or output).
+template <class G>
+void accumulate(Tensor& dX, const Tensor& dY, const Tensor& S, G g) {
+  Real* dx = dX.data();
+  const Real* dy = dY.data();
+  const Real* s = S.data();
+  chunked(dX.numel(), [&](int64_t i0, int64_t i1) {
+#pragma omp simd
+    for (int64_t i = i0; i < i1; ++i) dx[i] += g(dy[i], s[i]);
+  });
+}
+
+constexpr Real kGeluC = static_cast<Real>(0.79788456080286535588);  // sqrt(2 / pi)
+constexpr Real kGeluK = static_cast<Real>(0.044715);
+
+}  // namespace
+
+Var exp(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) { return fast_exp(x); });
+  return t.push("exp", y, [a, y](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a)) accumulate(t.grad(a), dy, y, [](Real d, Real e) { return d * e; });
+  }, {a});
+}
+
+Var log(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) { return std::log(x); });
+  return t.push("log", std::move(y), [a](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a)) accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) { return d / x; });
+  }, {a});
+}
+
+Var tanh(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) { return fast_tanh(x); });
+  return t.push("tanh", y, [a, y](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a))
+      accumulate(t.grad(a), dy, y, [](Real d, Real th) { return d * (1 - th * th); });
+  }, {a});
+}
+
+Var relu(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) { return x > 0 ? x : Real(0); });
+  return t.push("relu", std::move(y), [a](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a))
+      accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) { return x > 0 ? d : Real(0); });
+  }, {a});
+}
+
+Var gelu(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) {
+    return Real(0.5) * x * (1 + fast_tanh(kGeluC * (x + kGeluK * x * x * x)));
+  });
+  return t.push("gelu", std::move(y), [a](Tape& t, const Tensor& dy) {
+    if (!t.needs_grad(a)) return;
+    accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) {
+      const Real th = fast_tanh(kGeluC * (x + kGeluK * x * x * x));
+      const Real du = kGeluC * (1 + 3 * kGeluK * x * x);  // du/dx
+      return d * (Real(0.5) * (1 + th) + Real(0.5) * x * (1 - th * th) * du);
+    });
+  }, {a});
+}
+
+}  // namespace ordo

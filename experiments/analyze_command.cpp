@@ -1,0 +1,367 @@
+// experiments/analyze_command.cpp: `ordo analyze` (attention of a trained model, SPEC 6) and
+// `ordo inspect-pe` (an encoding's position-similarity matrix).
+//
+// analyze: loads a checkpoint (from `ordo train` or `ordo compare`), rebuilds its model
+// (a Trainer from the checkpoint's settings, restored), takes one batch of --batch sequences
+// of exactly --len tokens of the checkpoint's task (seed --data-seed), runs it forward with
+// the attention maps kept, and writes into --out:
+//   analysis.h5   attributes (checkpoint, task, encoding, length, eps, ...); tokens (B, L),
+//                 lengths (B); per layer l: layer<l>/attention (B, H, L', L') (L' = L + 1 with a
+//                 cls head), layer<l>/{entropy, span_mean, span_max, distance} (H) over the
+//                 batch and layer<l>/per_sequence/<same> (B, H) (train/attention_stats.h)
+//   layer<l>_attention.{dat,gp,png}   sequence 0, the heads side by side
+// and prints the table (layer, head, entropy, span mean, span max, mean distance).
+//
+// inspect-pe: the L x L matrix S(t, u) of how an encoding relates positions t and u, for an
+// untrained encoding (or the trained one of --checkpoint):
+//   embed encodings (sinusoidal, learned, rbf, cyclic, fourier2d): S = PE(t) . PE(u), with PE
+//     from the embed hook on a zero input;
+//   rope: S = <R(t) q, R(u) q> with q all ones in every head, averaged over heads (the
+//     positional factor of the logits: sum over pairs of 2 cos(w_i (t - u)));
+//   alibi, t5: S = the logit bias (H, L, L), averaged over heads (or head --head); untrained
+//     t5 shows its random N(0, 0.02) initialisation;
+//   none: all zeros. An encoding with several hooks gets the sum of its parts.
+// Written as similarity.{dat,gp,png} in --out.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "core/ops.h"
+#include "experiments/cli.h"
+#include "experiments/commands.h"
+#include "train/atomic_file.h"
+#include "train/attention_stats.h"
+#include "train/checkpoint.h"
+#include "train/hdf5.h"
+#include "train/plots.h"
+#include "train/trainer.h"
+
+namespace ordo {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<cli::Option>& analyze_options() {
+  static const std::vector<cli::Option> opts = {
+      {"checkpoint", "checkpoint to analyse (checkpoint.h5 of ordo train, or DIR/checkpoints/... of compare)", "", false},
+      {"task", "the task to draw the batch from (must be the checkpoint's own)", "the checkpoint's", false},
+      {"len", "sequence length of the batch", "the training max-len", false},
+      {"batch", "sequences in the batch", "8", false},
+      {"data-seed", "seed of the batch", "7", false},
+      {"out", "output directory", "<checkpoint without .h5>-analysis", false},
+      {"quiet", "print nothing but errors", "", true},
+  };
+  return opts;
+}
+
+const std::vector<cli::Option>& inspect_options() {
+  static const std::vector<cli::Option> opts = {
+      {"len", "sequence length L (the matrix is L x L)", "64", false},
+      {"d", "model width d", "64", false},
+      {"heads", "attention heads H", "4", false},
+      {"head", "rope/alibi/t5: show this head only (-1 = mean over heads)", "-1", false},
+      {"grid-w", "fourier2d: grid width", "0", false},
+      {"checkpoint", "show the trained encoding of this checkpoint (then E, --d, --heads come from it)", "", false},
+      {"out", "output directory", "pe-<E>-L<len>-d<d>", false},
+      {"quiet", "print nothing but errors", "", true},
+  };
+  return opts;
+}
+
+int64_t positive(const cli::Parsed& p, const std::string& name, int64_t max) {
+  const int64_t v = parse_int(name, p.option(name));
+  ORDO_CHECK(v >= 1 && v <= max, "--", name, " must be in [1, ", max, "], got ", v);
+  return v;
+}
+
+std::string fmt(double v, int decimals = 3) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+void write_stats(h5::Group& g, const std::vector<AttentionStats>& s, const std::vector<int64_t>& dims) {
+  std::vector<double> entropy, span_mean, span_max, distance;
+  for (const AttentionStats& a : s) {
+    entropy.push_back(a.entropy);
+    span_mean.push_back(a.span_mean);
+    span_max.push_back(a.span_max);
+    distance.push_back(a.distance);
+  }
+  g.write("entropy", entropy, dims);
+  g.write("span_mean", span_mean, dims);
+  g.write("span_max", span_max, dims);
+  g.write("distance", distance, dims);
+}
+
+}  // namespace
+
+int cmd_analyze(const Args& args) {
+  cli::Parsed p;
+  std::unique_ptr<Trainer> trainer;
+  std::string ck_path, out;
+  int64_t len = 0, batch_size = 0;
+  uint64_t data_seed = 0;
+  try {
+    p = cli::parse(args, analyze_options(), false);
+    if (p.help) {
+      std::printf("%s", cli::help_text("ordo analyze --checkpoint CK [--task T] [--len L] [flags]",
+                                       "Attention maps and their statistics (SPEC section 6: row entropy, effective "
+                                       "span with eps 0.05, mean attention distance) per layer and head.",
+                                       analyze_options(), false).c_str());
+      return 0;
+    }
+    ck_path = p.option("checkpoint");
+    ORDO_CHECK(!ck_path.empty(), "--checkpoint is required (a checkpoint written by ordo train or ordo compare)");
+    Checkpoint ck = load_checkpoint(ck_path);
+    TrainConfig cfg = from_settings(ck.config);
+    if (p.has("task"))
+      ORDO_CHECK(p.option("task") == cfg.task.name, "--task ", p.option("task"), ": the checkpoint was trained on '",
+                 cfg.task.name, "' (its vocabulary and head fit only that task); accepted: ", cfg.task.name);
+    trainer = std::make_unique<Trainer>(cfg);
+    trainer->restore(ck);
+    const Task& task = trainer->task();
+    len = p.has("len") ? positive(p, "len", 4096) : task.max_len();
+    ORDO_CHECK(len >= task.min_valid_len(), "--len ", len, " is too short for task ", task.name(), ": at least ",
+               task.min_valid_len());
+    batch_size = positive(p, "batch", 1024);
+    const int64_t seed = parse_int("data-seed", p.option("data-seed"));
+    ORDO_CHECK(seed >= 0, "--data-seed must be >= 0, got ", seed);
+    data_seed = static_cast<uint64_t>(seed);
+    if (p.has("out")) {
+      out = p.option("out");
+    } else {
+      fs::path base(ck_path);
+      out = (base.parent_path() / (base.stem().string() + "-analysis")).string();
+    }
+    std::error_code ec;
+    ORDO_CHECK(!fs::exists(out, ec) || fs::is_directory(out, ec), "--out ", out, " exists and is not a directory");
+  } catch (const Error& e) {
+    throw InputError(e.what());
+  }
+  const bool quiet = p.option("quiet") == "true";
+
+  // One batch of exactly `len` tokens, forward with the attention maps kept.
+  const Task& task = trainer->task();
+  std::vector<Example> examples;
+  for (int64_t i = 0; i < batch_size; ++i) examples.push_back(task.example(data_seed, static_cast<uint64_t>(i), len));
+  const Batch batch = collate(examples, task.head());
+  Tape tape;
+  NoGradGuard guard(tape);
+  ForwardOptions fo;
+  fo.keep_attention = true;
+  ForwardResult fr = trainer->model().forward(tape, batch.tokens, batch.lengths, fo);
+  ORDO_CHECK(!fr.attention.empty(), "analyze: the model returned no attention maps");
+
+  const TrainConfig& cfg = trainer->config();
+  if (fs::exists(out) && !quiet) std::printf("replacing the analysis files in %s\n", out.c_str());
+  fs::create_directories(out);
+  std::vector<std::vector<AttentionStats>> per_layer;
+  std::vector<PlotFiles> plots;
+  const std::string h5_path = out + "/analysis.h5";
+  atomic_write(h5_path, [&](const std::string& tmp) {
+    h5::File f = h5::File::create(tmp);
+    f.set_attr("format", "ordo-analysis");
+    f.set_attr("checkpoint", ck_path);
+    f.set_attr("task", cfg.task.name);
+    f.set_attr("encoding", cfg.model.encoding);
+    f.set_attr("length", len);
+    f.set_attr("batch", batch_size);
+    f.set_attr("data_seed", static_cast<int64_t>(data_seed));
+    f.set_attr("eps", kSpanEps);
+    f.set_attr("step", trainer->step());
+    f.write("tokens", batch.tokens);
+    f.write("lengths", batch.lengths);
+    for (size_t l = 0; l < fr.attention.size(); ++l) {
+      const Tensor& attn = tape.value(fr.attention[l]);  // (B, H, L', L')
+      const int64_t offset = attn.dim(2) - batch.length();  // 1 with a cls token, else 0
+      std::vector<int32_t> lengths = batch.lengths;
+      for (int32_t& n : lengths) n += static_cast<int32_t>(offset);
+      h5::Group g = f.require_group("layer" + std::to_string(l));
+      g.set_attr("positions_offset", offset);
+      g.write("attention", attn);
+      per_layer.push_back(attention_stats(attn, lengths));
+      write_stats(g, per_layer.back(), {attn.dim(1)});
+      h5::Group ps = g.require_group("per_sequence");
+      write_stats(ps, sequence_attention_stats(attn, lengths), {attn.dim(0), attn.dim(1)});
+
+      // Heatmaps of sequence 0, heads side by side.
+      const int64_t H = attn.dim(1), Lp = attn.dim(2), n = lengths[0];
+      std::vector<Heatmap> panels;
+      for (int64_t h = 0; h < H; ++h) {
+        Heatmap m{"head " + std::to_string(h), n, n, {}};
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j) m.values.push_back(attn[((0 * H + h) * Lp + i) * Lp + j]);
+        panels.push_back(std::move(m));
+      }
+      try {
+        plots.push_back(write_heatmap_plot(out, "layer" + std::to_string(l) + "_attention",
+                                           cfg.task.name + " / " + cfg.model.encoding + ": layer " + std::to_string(l) +
+                                               " attention, sequence 0 (L = " + std::to_string(len) + ")",
+                                           panels, "key position", "query position"));
+      } catch (const Error& e) {
+        std::fprintf(stderr, "ordo analyze: %s\n", e.what());
+      }
+    }
+    f.close();
+  });
+  const RenderReport rendered = render_plots(plots);
+
+  if (!quiet) {
+    std::printf("%s / %s, step %lld, %lld sequences of length %lld (eps %.2f)\n\n", cfg.task.name.c_str(),
+                cfg.model.encoding.c_str(), static_cast<long long>(trainer->step()),
+                static_cast<long long>(batch_size), static_cast<long long>(len), kSpanEps);
+    std::printf("| layer | head | entropy | span mean | span max | mean distance |\n");
+    std::printf("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for (size_t l = 0; l < per_layer.size(); ++l)
+      for (size_t h = 0; h < per_layer[l].size(); ++h) {
+        const AttentionStats& s = per_layer[l][h];
+        std::printf("| %zu | %zu | %s | %s | %s | %s |\n", l, h, fmt(s.entropy).c_str(), fmt(s.span_mean, 2).c_str(),
+                    fmt(s.span_max, 0).c_str(), fmt(s.distance, 2).c_str());
+      }
+    std::printf("\n(uniform attention over %lld keys has entropy %.3f)\n", static_cast<long long>(len),
+                std::log(static_cast<double>(len)));
+    std::printf("wrote %s and %zu heatmap(s) (%d PNG) in %s\n", h5_path.c_str(), plots.size(), rendered.rendered,
+                out.c_str());
+  }
+  if (!rendered.message().empty()) std::fprintf(stderr, "ordo analyze: %s\n", rendered.message().c_str());
+  return 0;
+}
+
+int cmd_inspect_pe(const Args& args) {
+  cli::Parsed p;
+  std::unique_ptr<Trainer> trainer;         // --checkpoint: owns the trained encoding
+  std::unique_ptr<PositionalEncoding> own;  // otherwise: a fresh one
+  PositionalEncoding* enc = nullptr;
+  std::string name, out;
+  int64_t L = 0, D = 0, H = 0, head = -1, grid_w = 0;
+  try {
+    p = cli::parse(args, inspect_options(), false, 1);
+    if (p.help) {
+      std::printf("%s", cli::help_text("ordo inspect-pe E --len L --d D [flags]",
+                                       "The position-similarity matrix of encoding E as a heatmap: PE(t).PE(u) for "
+                                       "embed encodings, the positional part of the logits for rope, alibi and t5.",
+                                       inspect_options(), false).c_str());
+      return 0;
+    }
+    L = positive(p, "len", 2048);
+    head = parse_int("head", p.option("head"));
+    grid_w = parse_int("grid-w", p.option("grid-w"));
+    ORDO_CHECK(grid_w >= 0, "--grid-w must be >= 0, got ", grid_w);
+    if (!p.option("checkpoint").empty()) {
+      Checkpoint ck = load_checkpoint(p.option("checkpoint"));
+      trainer = std::make_unique<Trainer>(from_settings(ck.config));
+      trainer->restore(ck);
+      enc = &trainer->model().encoding();
+      name = trainer->config().model.encoding;
+      ORDO_CHECK(p.positional.empty() || p.positional[0] == name, "the checkpoint's encoding is ", name, ", not ",
+                 p.positional[0]);
+      D = trainer->config().model.d_model;
+      H = trainer->config().model.n_heads;
+      grid_w = trainer->config().model.posenc.grid_w;
+    } else {
+      std::string known;
+      for (const auto& e : encodings()) known += (known.empty() ? "" : ", ") + std::string(e.name);
+      ORDO_CHECK(!p.positional.empty(), "name the encoding: ordo inspect-pe E --len L --d D; known: ", known);
+      name = p.positional[0];
+      D = positive(p, "d", 4096);
+      H = positive(p, "heads", 256);
+      ORDO_CHECK(D % H == 0, "--heads ", H, " must divide --d ", D);
+      EncodingConfig ec;
+      ec.d_model = D;
+      ec.n_heads = H;
+      ec.max_len = L;
+      ec.grid_w = grid_w;
+      own = make_encoding(name, ec);
+      enc = own.get();
+    }
+    ORDO_CHECK(head >= -1 && head < H, "--head must be -1 (mean) or in [0, ", H, "), got ", head);
+    out = p.has("out") ? p.option("out")
+                       : "pe-" + name + "-L" + std::to_string(L) + "-d" + std::to_string(D);
+    std::error_code ec;
+    ORDO_CHECK(!fs::exists(out, ec) || fs::is_directory(out, ec), "--out ", out, " exists and is not a directory");
+  } catch (const Error& e) {
+    throw InputError(e.what());
+  }
+  const bool quiet = p.option("quiet") == "true";
+
+  Tape tape;
+  NoGradGuard guard(tape);
+  Positions pos;
+  pos.batch = 1;
+  pos.length = L;
+  pos.lengths = {static_cast<int32_t>(L)};
+  pos.grid_w = grid_w;
+  std::vector<double> S(static_cast<size_t>(L * L), 0.0);
+  std::vector<std::string> parts;
+  // (a) embed: PE = embed(0).
+  Var x = tape.input(Tensor::zeros(Shape{1, L, D}));
+  Var y = enc->embed(tape, x, pos);
+  if (y.id != x.id) {
+    const Tensor& pe = tape.value(y);  // (1, L, D)
+    for (int64_t t = 0; t < L; ++t)
+      for (int64_t u = 0; u < L; ++u) {
+        double s = 0;
+        for (int64_t c = 0; c < D; ++c) s += static_cast<double>(pe[t * D + c]) * pe[u * D + c];
+        S[t * L + u] += s;
+      }
+    parts.push_back("PE(t).PE(u)");
+  }
+  // (b) rotate: <R(t) q, R(u) q>, q all ones, per head then averaged (or one head).
+  const int64_t dh = D / H;
+  Var q = tape.input(Tensor::full(Shape{1, H, L, dh}, 1));
+  auto [rq, rk] = enc->rotate(tape, q, q, pos);
+  if (rq.id != q.id) {
+    const Tensor& r = tape.value(rq);  // (1, H, L, dh)
+    for (int64_t h = 0; h < H; ++h) {
+      if (head >= 0 && h != head) continue;
+      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(H);
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t u = 0; u < L; ++u) {
+          double s = 0;
+          for (int64_t c = 0; c < dh; ++c) s += static_cast<double>(r[(h * L + t) * dh + c]) * r[(h * L + u) * dh + c];
+          S[t * L + u] += w * s;
+        }
+    }
+    parts.push_back("<R(t)q, R(u)q> with q = ones, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
+  }
+  (void)rk;
+  // (c) bias on the logits.
+  if (std::optional<AttentionBias> b = enc->bias(tape, pos)) {
+    const Tensor& v = tape.value(b->values);
+    const int64_t BH = v.dim(0);
+    for (int64_t h = 0; h < BH; ++h) {
+      if (head >= 0 && h != head) continue;
+      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(BH);
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t u = 0; u < L; ++u)
+          S[t * L + u] += w * (b->relative ? v[h * (2 * L - 1) + (u - t) + L - 1] : v[(h * L + t) * L + u]);
+    }
+    parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
+  }
+  std::string what = parts.empty() ? std::string("no positional term (all zeros)") : parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) what += " + " + parts[i];
+  const bool untrained_table = !trainer && (name == "learned" || name == "t5");
+
+  fs::create_directories(out);
+  PlotFiles plot = write_heatmap_plot(out, "similarity",
+                                      name + ": " + what + " (L = " + std::to_string(L) + ", d = " +
+                                          std::to_string(D) + (trainer ? ", trained" : "") + ")",
+                                      {Heatmap{name, L, L, S}}, "position u", "position t", true);
+  const RenderReport rendered = render_plots({plot});
+  if (!quiet) {
+    std::printf("%s: S(t, u) = %s\n", name.c_str(), what.c_str());
+    if (untrained_table)
+      std::printf("note: %s is a learned table; untrained it shows its random N(0, 0.02) initialisation "
+                  "(pass --checkpoint to see a trained one)\n", name.c_str());
+    std::printf("S(0, 0) = %.4f  S(0, 1) = %.4f  S(0, L/2) = %.4f  S(0, L-1) = %.4f\n", S[0], L > 1 ? S[1] : S[0],
+                S[L / 2], S[L - 1]);
+    std::printf("wrote %s, %s%s\n", plot.dat().c_str(), plot.gp().c_str(),
+                rendered.rendered ? (", " + plot.png()).c_str() : "");
+  }
+  if (!rendered.message().empty()) std::fprintf(stderr, "ordo inspect-pe: %s\n", rendered.message().c_str());
+  return 0;
+}
+
+}  // namespace ordo

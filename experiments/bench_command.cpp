@@ -1,0 +1,130 @@
+// experiments/bench_command.cpp: `ordo bench`, SPEC section 8.
+//
+// Each configuration runs in a fresh child process so its peak RSS is its own.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/gemm.h"
+#include "core/parallel.h"
+#include "experiments/cli.h"
+#include "experiments/commands.h"
+#include "train/bench.h"
+#include "train/version.h"
+
+namespace ordo {
+namespace {
+
+const std::vector<cli::Option>& bench_options() {
+  static const std::vector<cli::Option> opts = {
+      {"configs", "configurations to run, comma-separated (tiny, base, long)", "tiny,base,long", false},
+      {"json", "also write the results as JSON to this file", "", false},
+      {"min-seconds", "time each configuration for at least this long", "10", false},
+      {"warmup", "untimed steps before timing", "3", false},
+  };
+  return opts;
+}
+
+std::string json_line(const BenchResult& r, double peak) {
+  std::ostringstream os;
+  os << "{\"config\": \"" << r.config.name << "\", \"threads\": " << r.threads << ", \"steps\": " << r.steps
+     << ", \"steps_per_s\": " << r.steps_per_second << ", \"tokens_per_s\": " << r.tokens_per_second
+     << ", \"gflop_per_step\": " << r.gflop_per_step << ", \"gflops\": " << r.gflops
+     << ", \"share_of_peak\": " << r.gflops / peak << ", \"peak_rss_mb\": " << r.peak_rss_mb << "}";
+  return os.str();
+}
+
+// Runs one configuration in a child process; the child writes its result as binary.
+BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds) {
+  int fds[2];
+  ORDO_CHECK(pipe(fds) == 0, "bench: pipe failed");
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  ORDO_CHECK(pid >= 0, "bench: fork failed");
+  if (pid == 0) {
+    close(fds[0]);
+    int code = 0;
+    try {
+      BenchResult r = run_bench(c, warmup, 5, min_seconds);
+      const double values[] = {double(r.threads), double(r.steps), r.median_step_seconds, r.steps_per_second,
+                               r.tokens_per_second, r.gflop_per_step, r.gflops, r.peak_rss_mb};
+      if (write(fds[1], values, sizeof values) != sizeof values) code = 1;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ordo bench: %s: %s\n", c.name.c_str(), e.what());
+      code = 1;
+    }
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  double v[8];
+  const ssize_t n = read(fds[0], v, sizeof v);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ORDO_CHECK(n == sizeof v && WIFEXITED(status) && WEXITSTATUS(status) == 0, "bench: configuration ", c.name,
+             " failed");
+  BenchResult r;
+  r.config = c;
+  r.threads = static_cast<int>(v[0]);
+  r.steps = static_cast<int>(v[1]);
+  r.median_step_seconds = v[2], r.steps_per_second = v[3], r.tokens_per_second = v[4];
+  r.gflop_per_step = v[5], r.gflops = v[6], r.peak_rss_mb = v[7];
+  return r;
+}
+
+}  // namespace
+
+int cmd_bench(const Args& args) {
+  cli::Parsed p;
+  std::vector<BenchConfig> configs;
+  int warmup = 3;
+  double min_seconds = 10;
+  try {
+    p = cli::parse(args, bench_options(), false);
+    if (p.help) {
+      std::printf("%s", cli::help_text("ordo bench [flags]",
+                                       "Times full training steps (forward, backward, AdamW) on fixed-length shift "
+                                       "batches for the SPEC section 8 configurations. Threads: OMP_NUM_THREADS.",
+                                       bench_options(), false).c_str());
+      return 0;
+    }
+    for (const std::string& name : split_list(p.option("configs"))) configs.push_back(find_bench_config(name));
+    ORDO_CHECK(!configs.empty(), "--configs: no configuration given; known: tiny, base, long");
+    warmup = static_cast<int>(parse_int("warmup", p.option("warmup")));
+    ORDO_CHECK(warmup >= 0, "--warmup must be >= 0, got ", warmup);
+    min_seconds = parse_double("min-seconds", p.option("min-seconds"));
+    ORDO_CHECK(min_seconds >= 0, "--min-seconds must be >= 0, got ", min_seconds);
+  } catch (const Error& e) {
+    throw InputError(e.what());
+  }
+
+  std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
+  const double peak = measure_sgemm_peak(2048, 5);
+  std::printf("machine peak: oneDNN sgemm 2048^3 = %.1f GFLOP/s\n\n", peak);
+  std::printf("%-6s %4s %3s %6s %5s %6s %5s %8s | %9s %10s %8s %8s %9s\n", "config", "d", "H", "layers", "d_ff",
+              "batch", "L", "encoding", "steps/s", "tokens/s", "GFLOP/s", "of peak", "peak RSS");
+  std::vector<BenchResult> results;
+  for (const BenchConfig& c : configs) {
+    BenchResult r = run_isolated(c, warmup, min_seconds);
+    std::printf("%-6s %4lld %3lld %6lld %5lld %6lld %5lld %8s | %9.2f %10.0f %8.1f %7.0f%% %6.0f MB\n", c.name.c_str(),
+                (long long)c.d_model, (long long)c.n_heads, (long long)c.n_layers, (long long)c.d_ff,
+                (long long)c.batch, (long long)c.length, c.encoding.c_str(), r.steps_per_second,
+                r.tokens_per_second, r.gflops, 100 * r.gflops / peak, r.peak_rss_mb);
+    std::fflush(stdout);
+    results.push_back(r);
+  }
+  if (!p.option("json").empty()) {
+    std::ofstream out(p.option("json"));
+    ORDO_CHECK(out.good(), "--json: cannot write ", p.option("json"));
+    out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads()
+        << ", \"peak_gflops\": " << peak << ", \"results\": [\n";
+    for (size_t i = 0; i < results.size(); ++i) out << "  " << json_line(results[i], peak) << (i + 1 < results.size() ? ",\n" : "\n");
+    out << "]}\n";
+  }
+  return 0;
+}
+
+}  // namespace ordo

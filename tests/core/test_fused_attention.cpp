@@ -1,0 +1,245 @@
+// tests/core/test_fused_attention.cpp: fused_attention (float32) against the unfused
+// composition of ops (matmul, scale, expand_relative, add, softmax with the additive mask,
+// matmul): values and gradients of q, k, v and the bias agree within 1e-5, for relative
+// (ALiBi-like and random T5-like) and full biases, key padding and causal masks, one tile
+// and several; bit-identical results for 1 and 2 threads; a fully masked row gives zeros.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <omp.h>
+#include <vector>
+
+#include "core/ops.h"
+#include "core/rng.h"
+#include "layers/masks.h"
+
+using namespace ordo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
+  Tensor x = Tensor::empty(shape);
+  CounterRng rng(29, stream);
+  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
+  return x;
+}
+
+bool bit_equal(const Tensor& a, const Tensor& b) {
+  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
+}
+
+bool all_finite(const Tensor& a) {
+  for (int64_t i = 0; i < a.numel(); ++i)
+    if (!std::isfinite(a[i])) return false;
+  return true;
+}
+
+enum class BiasKind { none, alibi, t5, full };
+
+// One attention problem: inputs, the gradient seed R and the mask settings.
+struct Problem {
+  int64_t B, H, L, d;
+  BiasKind bias = BiasKind::none;
+  bool causal = false;
+  std::vector<int32_t> lengths;  // (B)
+  Tensor q, k, v, bias_values, R;
+
+  Problem(int64_t B_, int64_t H_, int64_t L_, int64_t d_, BiasKind kind, bool causal_,
+          std::vector<int32_t> lengths_, uint64_t seed)
+      : B(B_), H(H_), L(L_), d(d_), bias(kind), causal(causal_), lengths(std::move(lengths_)) {
+    const Shape s{B, H, L, d};
+    q = random_tensor(s, seed);
+    k = random_tensor(s, seed + 1);
+    v = random_tensor(s, seed + 2);
+    R = random_tensor(s, seed + 3);
+    if (kind == BiasKind::alibi) {  // -m_h |u - t| with slopes 2^(-8h/H)
+      bias_values = Tensor::empty(Shape{H, 2 * L - 1});
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t j = 0; j < 2 * L - 1; ++j)
+          bias_values[h * (2 * L - 1) + j] =
+              static_cast<Real>(-std::pow(2.0, -8.0 * (h + 1) / H) * std::abs(double(j - (L - 1))));
+    } else if (kind == BiasKind::t5) {
+      bias_values = random_tensor(Shape{H, 2 * L - 1}, seed + 4);
+    } else if (kind == BiasKind::full) {
+      bias_values = random_tensor(Shape{H, L, L}, seed + 4);
+    }
+  }
+  bool relative() const { return bias == BiasKind::alibi || bias == BiasKind::t5; }
+  Real scale() const { return static_cast<Real>(1.0 / std::sqrt(double(d))); }
+};
+
+// Output and gradients of loss = sum(attention(q, k, v) * R).
+struct Result {
+  Tensor out, dq, dk, dv, dbias;
+};
+
+Result run(const Problem& pb, bool fused) {
+  Parameter pq("q", pb.q.clone()), pk("k", pb.k.clone()), pv("v", pb.v.clone());
+  Parameter pbias("bias", pb.bias_values.defined() ? pb.bias_values.clone() : Tensor::zeros(Shape{1}));
+  for (Parameter* p : {&pq, &pk, &pv, &pbias}) p->grad = Tensor::zeros(p->value.shape());
+  Tape t;
+  Var q = t.param(pq), k = t.param(pk), v = t.param(pv);
+  std::optional<Var> bias;
+  if (pb.bias != BiasKind::none) bias = t.param(pbias);
+  Var out;
+  if (fused) {
+    out = fused_attention(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
+                          pb.scale());
+  } else {
+    Var scores = scale(t, matmul(t, q, k, false, true), pb.scale());
+    if (bias) scores = add(t, scores, pb.relative() ? expand_relative(t, *bias, pb.L, pb.L) : *bias);
+    Var probs = softmax(t, scores, attention_mask(make_positions(pb.L, pb.lengths), pb.causal));
+    out = matmul(t, probs, v);
+  }
+  Result r;
+  r.out = t.value(out).clone();
+  t.backward(sum(t, mul(t, out, t.input(pb.R))));
+  r.dq = pq.grad, r.dk = pk.grad, r.dv = pv.grad, r.dbias = pbias.grad;
+  return r;
+}
+
+// |a - b| <= 1e-5 relative to the size of the reference (at least 1).
+void require_close(const char* what, const Tensor& fused, const Tensor& ref) {
+  REQUIRE(fused.shape() == ref.shape());
+  double scale = 1;
+  for (int64_t i = 0; i < ref.numel(); ++i) scale = std::max(scale, std::fabs(double(ref[i])));
+  INFO(what << ": max abs diff " << max_abs_diff(fused, ref) << " (reference scale " << scale << ")");
+  REQUIRE(all_finite(fused));
+  REQUIRE(max_abs_diff(fused, ref) <= 1e-5 * scale);
+}
+
+void check_against_unfused(const Problem& pb) {
+  INFO("B " << pb.B << " H " << pb.H << " L " << pb.L << " d " << pb.d << " bias " << int(pb.bias)
+            << " causal " << pb.causal);
+  const Result f = run(pb, true), u = run(pb, false);
+  require_close("out", f.out, u.out);
+  require_close("dq", f.dq, u.dq);
+  require_close("dk", f.dk, u.dk);
+  require_close("dv", f.dv, u.dv);
+  if (pb.bias != BiasKind::none) require_close("dbias", f.dbias, u.dbias);
+}
+
+template <class Body>
+void with_threads(int n, Body&& body) {
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(n);
+  body();
+  omp_set_num_threads(previous);
+}
+
+}  // namespace
+
+TEST_CASE("fused attention matches the unfused composition without a bias", "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    check_against_unfused(Problem(2, 2, 64, 16, BiasKind::none, causal, {64, 64}, 1));
+    check_against_unfused(Problem(3, 1, 7, 5, BiasKind::none, causal, {7, 4, 1}, 11));
+    check_against_unfused(Problem(1, 1, 1, 3, BiasKind::none, causal, {1}, 21));
+  }
+}
+
+TEST_CASE("fused attention matches the unfused composition with an ALiBi-like relative bias",
+          "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    check_against_unfused(Problem(2, 4, 32, 8, BiasKind::alibi, causal, {32, 20}, 31));
+    check_against_unfused(Problem(2, 3, 130, 16, BiasKind::alibi, causal, {130, 97}, 41));
+  }
+}
+
+TEST_CASE("fused attention matches the unfused composition with a learned (T5-like) relative bias",
+          "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    check_against_unfused(Problem(3, 2, 130, 16, BiasKind::t5, causal, {130, 70, 1}, 51));
+    check_against_unfused(Problem(2, 3, 5, 4, BiasKind::t5, causal, {5, 2}, 61));
+    check_against_unfused(Problem(1, 2, 64, 32, BiasKind::t5, causal, {64}, 71));
+  }
+}
+
+TEST_CASE("fused attention matches the unfused composition with a full bias", "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    check_against_unfused(Problem(2, 2, 70, 8, BiasKind::full, causal, {70, 33}, 81));
+    check_against_unfused(Problem(3, 1, 130, 16, BiasKind::full, causal, {128, 130, 1}, 91));
+  }
+}
+
+TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fused]") {
+  for (BiasKind kind : {BiasKind::none, BiasKind::t5, BiasKind::full})
+    for (bool causal : {false, true}) {
+      const Problem pb(4, 2, 130, 16, kind, causal, {130, 100, 64, 3}, 101);
+      Result one, two;
+      with_threads(1, [&] { one = run(pb, true); });
+      with_threads(2, [&] { two = run(pb, true); });
+      INFO("bias " << int(kind) << " causal " << causal);
+      REQUIRE(bit_equal(one.out, two.out));
+      REQUIRE(bit_equal(one.dq, two.dq));
+      REQUIRE(bit_equal(one.dk, two.dk));
+      REQUIRE(bit_equal(one.dv, two.dv));
+      REQUIRE(bit_equal(one.dbias, two.dbias));
+    }
+}
+
+TEST_CASE("fused attention: a row with every key masked gives zeros and zero gradients",
+          "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    // Batch entry 1 has no real key at all.
+    const Problem pb(2, 2, 70, 8, BiasKind::t5, causal, {70, 0}, 111);
+    const Result r = run(pb, true);
+    for (const Tensor* g : {&r.out, &r.dq, &r.dk, &r.dv, &r.dbias}) REQUIRE(all_finite(*g));
+    const int64_t per_batch = pb.H * pb.L * pb.d;
+    for (int64_t i = per_batch; i < 2 * per_batch; ++i) {
+      REQUIRE(r.out[i] == 0);
+      REQUIRE(r.dq[i] == 0);
+      REQUIRE(r.dk[i] == 0);
+      REQUIRE(r.dv[i] == 0);
+    }
+    // Entry 0 alone gives the same bias gradient: entry 1 contributes nothing.
+    const Problem alone(1, 2, 70, 8, BiasKind::t5, causal, {70}, 111);
+    REQUIRE(max_abs_diff(run(alone, true).dbias, r.dbias) <= 1e-6);
+  }
+}
+
+TEST_CASE("fused attention: padded query rows attend to the real keys", "[ops][fused]") {
+  const Problem pb(1, 1, 6, 4, BiasKind::none, false, {2}, 121);
+  const Result r = run(pb, true);
+  // Row 5 (padding) is a convex combination of v_0 and v_1, not zero.
+  double norm = 0;
+  for (int64_t c = 0; c < pb.d; ++c) norm += std::fabs(r.out[5 * pb.d + c]);
+  REQUIRE(norm > 0);
+  check_against_unfused(pb);
+}
+
+TEST_CASE("fused attention: only the real keys matter", "[ops][fused]") {
+  // Changing k and v at padded key positions changes nothing.
+  Problem a(1, 2, 70, 8, BiasKind::alibi, false, {40}, 131);
+  Problem b = a;
+  b.k = a.k.clone();
+  b.v = a.v.clone();
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t u = 40; u < 70; ++u)
+      for (int64_t c = 0; c < 8; ++c) {
+        b.k[(h * 70 + u) * 8 + c] = 100;
+        b.v[(h * 70 + u) * 8 + c] = -100;
+      }
+  const Result ra = run(a, true), rb = run(b, true);
+  REQUIRE(bit_equal(ra.out, rb.out));
+  REQUIRE(bit_equal(ra.dq, rb.dq));
+}
+
+TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops][fused]") {
+  Tape t;
+  Var q = t.input(random_tensor(Shape{2, 3, 5, 4}, 1));
+  Var k = t.input(random_tensor(Shape{2, 3, 5, 4}, 2));
+  Var v = t.input(random_tensor(Shape{2, 3, 5, 4}, 3));
+  Var rel = t.input(random_tensor(Shape{3, 8}, 4));
+  Var full = t.input(random_tensor(Shape{3, 5, 4}, 5));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5}, false, 1),
+                      Contains("key_lengths") && Contains("batch of 2"));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5, 6}, false, 1), Contains("key_lengths[1] = 6"));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {rel, true}, {5, 5}, false, 1),
+                      Contains("(H, 2L - 1) = (3, 9)") && Contains("(3, 8)"));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {full, false}, {5, 5}, false, 1),
+                      Contains("(H, L, L) = (3, 5, 5)"));
+  Var bad = t.input(random_tensor(Shape{2, 3, 6, 4}, 6));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("same shape"));
+}

@@ -1,0 +1,242 @@
+// tests/core/test_ops_values.cpp: float32 forward (and some backward) values of the
+// elementwise, reduction, unary and shape ops against hand-computed numbers, and the errors
+// they raise on bad shapes.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "core/ops.h"
+
+using namespace ordo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Tensor T(const Shape& s, const std::vector<Real>& v) { return Tensor::from(s, v); }
+
+// Exact comparison of values that are exact in float32 (small integers, halves).
+void require_values(const Tensor& got, const Shape& shape, const std::vector<Real>& want) {
+  REQUIRE(got.shape() == shape);
+  REQUIRE(got.to_vector() == want);
+}
+
+void require_close(const Tensor& got, const std::vector<double>& want, double tol = 1e-6) {
+  REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    REQUIRE(got[i] == Approx(want[i]).margin(tol));
+  }
+}
+
+}  // namespace
+
+// ---- elementwise ---------------------------------------------------------------------------
+
+TEST_CASE("add, sub, mul, div forward values with broadcasting", "[ops][elementwise]") {
+  Tape t;
+  Var m = t.input(T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  Var row = t.input(T({3}, {10, 20, 30}));
+  Var col = t.input(T({2, 1}, {1, 2}));
+  require_values(t.value(add(t, m, row)), {2, 3}, {11, 22, 33, 14, 25, 36});  // bias
+  require_values(t.value(add(t, row, m)), {2, 3}, {11, 22, 33, 14, 25, 36});  // reversed
+  require_values(t.value(sub(t, col, row)), {2, 3}, {-9, -19, -29, -8, -18, -28});  // outer
+  require_values(t.value(mul(t, m, col)), {2, 3}, {1, 2, 3, 8, 10, 12});     // a mask
+  require_values(t.value(div(t, m, t.input(T({}, {2})))), {2, 3}, {0.5, 1, 1.5, 2, 2.5, 3});
+  require_values(t.value(div(t, t.input(T({1}, {6})), m)), {2, 3}, {6, 3, 2, 1.5, 1.2f, 1});
+  require_values(t.value(scale(t, m, -0.5)), {2, 3}, {-0.5, -1, -1.5, -2, -2.5, -3});
+  // (B, L, d) + (L, d)
+  Var x = t.input(T({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  Var ld = t.input(T({2, 2}, {10, 20, 30, 40}));
+  require_values(t.value(add(t, x, ld)), {2, 2, 2}, {11, 22, 33, 44, 15, 26, 37, 48});
+  // (B, L, d) * (B, L, 1)
+  Var mask = t.input(T({2, 2, 1}, {1, 0, 0, 1}));
+  require_values(t.value(mul(t, x, mask)), {2, 2, 2}, {1, 2, 0, 0, 0, 0, 7, 8});
+  // a stretched middle axis: (2, 1, 2) - (1, 3, 1)
+  Var p = t.input(T({2, 1, 2}, {1, 2, 3, 4}));
+  Var q = t.input(T({1, 3, 1}, {0, 10, 100}));
+  require_values(t.value(sub(t, p, q)), {2, 3, 2},
+                 {1, 2, -9, -8, -99, -98, 3, 4, -7, -6, -97, -96});
+}
+
+TEST_CASE("broadcast gradients sum over the stretched axes", "[ops][elementwise]") {
+  Parameter a("a", T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  Parameter b("b", T({3}, {1, 2, 4}));
+  Parameter c("c", T({2, 1}, {2, 3}));
+  Tape t;
+  Var y = mul(t, add(t, t.param(a), t.param(b)), t.param(c));  // (a + b) * c
+  t.backward(sum(t, y));
+  require_values(a.grad, {2, 3}, {2, 2, 2, 3, 3, 3});          // c broadcast
+  require_values(b.grad, {3}, {5, 5, 5});                      // c0 + c1
+  require_values(c.grad, {2, 1}, {2 + 4 + 7, 5 + 7 + 10});     // row sums of a + b
+  // div: d(a/b)/db = -a/b^2
+  Parameter n("n", T({2}, {1, 4}));
+  Parameter d("d", T({}, {2}));
+  Tape t2;
+  t2.backward(sum(t2, div(t2, t2.param(n), t2.param(d))));
+  require_values(n.grad, {2}, {0.5, 0.5});
+  require_values(d.grad, {}, {-(1 + 4) / Real(4)});
+}
+
+TEST_CASE("broadcast_shape rules", "[ops][elementwise]") {
+  REQUIRE(broadcast_shape("add", {2, 3}, {3}) == Shape{2, 3});
+  REQUIRE(broadcast_shape("add", {2, 1, 4}, {3, 1}) == Shape{2, 3, 4});
+  REQUIRE(broadcast_shape("add", {}, {5}) == Shape{5});
+  REQUIRE(broadcast_shape("add", {1}, {}) == Shape{1});
+  REQUIRE(broadcast_shape("add", {0, 3}, {1, 3}) == Shape{0, 3});
+}
+
+TEST_CASE("elementwise shape errors name the op and both shapes", "[ops][elementwise][errors]") {
+  Tape t;
+  Var a = t.input(Tensor::zeros({2, 3}));
+  Var b = t.input(Tensor::zeros({4}));
+  REQUIRE_THROWS_WITH(add(t, a, b), Contains("add") && Contains("(2, 3)") && Contains("(4)"));
+  REQUIRE_THROWS_WITH(sub(t, b, a), Contains("sub") && Contains("(4)") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(mul(t, a, t.input(Tensor::zeros({3, 3}))),
+                      Contains("mul") && Contains("(2, 3)") && Contains("(3, 3)"));
+  REQUIRE_THROWS_WITH(div(t, a, t.input(Tensor::zeros({2, 2}))),
+                      Contains("div") && Contains("(2, 3)") && Contains("(2, 2)"));
+  REQUIRE_THROWS_AS(add(t, a, b), Error);
+}
+
+// ---- reductions ----------------------------------------------------------------------------
+
+TEST_CASE("sum, mean, sum_last, mean_last values", "[ops][reduce]") {
+  Tape t;
+  Var m = t.input(T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  require_values(t.value(sum(t, m)), Shape{}, {21});
+  require_values(t.value(mean(t, m)), Shape{}, {3.5});
+  require_values(t.value(sum_last(t, m)), {2}, {6, 15});
+  require_values(t.value(mean_last(t, m)), {2}, {2, 5});
+  Var v = t.input(T({4}, {1, 2, 3, 5}));
+  require_values(t.value(sum_last(t, v)), Shape{}, {11});
+  require_values(t.value(mean_last(t, v)), Shape{}, {2.75});
+  Var x = t.input(T({2, 1, 2}, {1, 2, 3, 4}));
+  require_values(t.value(mean_last(t, x)), {2, 1}, {1.5, 3.5});
+  // A large sum (several chunks) of exactly representable values.
+  Tensor big = Tensor::full({10000}, 0.5);
+  REQUIRE(t.value(sum(t, t.input(big))).item() == 5000);
+  REQUIRE(t.value(mean(t, t.input(big))).item() == 0.5);
+}
+
+TEST_CASE("reduction gradients", "[ops][reduce]") {
+  Parameter p("p", T({2, 2}, {1, 2, 3, 4}));
+  Tape t;
+  Var s = sum_last(t, t.param(p));                  // (2)
+  Var w = t.input(T({2}, {1, 10}));
+  t.backward(add(t, mean(t, t.param(p)), sum(t, mul(t, s, w))));
+  require_values(p.grad, {2, 2}, {1.25, 1.25, 10.25, 10.25});
+  Parameter q("q", T({3}, {1, 2, 3}));
+  Tape t2;
+  t2.backward(mean_last(t2, t2.param(q)));
+  require_close(q.grad, {1.0 / 3, 1.0 / 3, 1.0 / 3});
+}
+
+TEST_CASE("reduction errors name the op and the shape", "[ops][reduce][errors]") {
+  Tape t;
+  REQUIRE_THROWS_WITH(sum_last(t, t.input(Tensor::scalar(1))), Contains("sum_last") && Contains("()"));
+  REQUIRE_THROWS_WITH(mean(t, t.input(Tensor::zeros({0, 3}))), Contains("mean") && Contains("(0, 3)"));
+}
+
+// ---- unary ---------------------------------------------------------------------------------
+
+TEST_CASE("exp, log, tanh, relu, gelu values", "[ops][unary]") {
+  Tape t;
+  Var x = t.input(T({5}, {-2, -1, 0, 1, 2}));
+  require_close(t.value(ordo::exp(t, x)), {0.1353352832, 0.3678794412, 1, 2.7182818285, 7.3890560989}, 1e-6);
+  require_close(t.value(ordo::log(t, t.input(T({3}, {1, 2, 0.5})))), {0, 0.6931471806, -0.6931471806});
+  require_close(t.value(ordo::tanh(t, t.input(T({3}, {0, 0.5, -1})))), {0, 0.4621171573, -0.7615941560});
+  require_values(t.value(relu(t, x)), {5}, {0, 0, 0, 1, 2});
+  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  require_close(t.value(gelu(t, x)),
+                {-0.0454023059, -0.1588080094, 0, 0.8411919906, 1.9545976941});
+  require_close(t.value(gelu(t, t.input(T({2}, {0.5, 3})))), {0.3457140098, 2.9963626079});
+}
+
+TEST_CASE("unary gradients by hand", "[ops][unary]") {
+  Parameter p("p", T({4}, {-1, 0.5, 1, 2}));
+  auto grad_of = [&](Var (*op)(Tape&, Var)) {
+    p.zero_grad();
+    Tape t;
+    t.backward(sum(t, op(t, t.param(p))));
+    return p.grad.clone();
+  };
+  require_close(grad_of(ordo::exp), {0.3678794412, 1.6487212707, 2.7182818285, 7.3890560989}, 1e-6);
+  require_close(grad_of(relu), {0, 1, 1, 1});
+  require_close(grad_of(ordo::tanh), {0.4199743416, 0.7864477329, 0.4199743416, 0.0706508249});
+  require_close(grad_of(gelu), {-0.0829640839, 0.8673699035, 1.0829640838, 1.0860992566}, 1e-5);
+  Parameter q("q", T({2}, {0.5, 4}));
+  Tape t;
+  t.backward(sum(t, ordo::log(t, t.param(q))));
+  require_close(q.grad, {2, 0.25});
+}
+
+// ---- shape ---------------------------------------------------------------------------------
+
+TEST_CASE("reshape, permute, transpose values", "[ops][shape]") {
+  Tape t;
+  Var m = t.input(T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  require_values(t.value(reshape(t, m, {3, 2})), {3, 2}, {1, 2, 3, 4, 5, 6});
+  require_values(t.value(transpose(t, m, 0, 1)), {3, 2}, {1, 4, 2, 5, 3, 6});
+  require_values(t.value(permute(t, m, {1, 0})), {3, 2}, {1, 4, 2, 5, 3, 6});
+  // (2, 2, 3) with axes (2, 0, 1): out[k, i, j] = x[i, j, k]
+  std::vector<Real> v(12);
+  for (int i = 0; i < 12; ++i) v[i] = static_cast<Real>(i);
+  Var x = t.input(T({2, 2, 3}, v));
+  require_values(t.value(permute(t, x, {2, 0, 1})), {3, 2, 2}, {0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11});
+  // (B, L, H, dh) -> (B, H, L, dh) with B = 1, L = 2, H = 3, dh = 2
+  require_values(t.value(permute(t, reshape(t, x, {1, 2, 3, 2}), {0, 2, 1, 3})), {1, 3, 2, 2},
+                 {0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11});
+  require_values(t.value(transpose(t, x, -1, -2)), {2, 3, 2}, {0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11});
+}
+
+TEST_CASE("concat and slice values", "[ops][shape]") {
+  Tape t;
+  Var a = t.input(T({2, 2}, {1, 2, 3, 4}));
+  Var b = t.input(T({2, 1}, {5, 6}));
+  Var c = t.input(T({1, 2}, {7, 8}));
+  require_values(t.value(concat(t, {a, b}, 1)), {2, 3}, {1, 2, 5, 3, 4, 6});
+  require_values(t.value(concat(t, {a, c}, 0)), {3, 2}, {1, 2, 3, 4, 7, 8});
+  require_values(t.value(concat(t, {b, a, b}, -1)), {2, 4}, {5, 1, 2, 5, 6, 3, 4, 6});
+  Var m = t.input(T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  require_values(t.value(slice(t, m, 1, 1, 3)), {2, 2}, {2, 3, 5, 6});
+  require_values(t.value(slice(t, m, 0, 1, 2)), {1, 3}, {4, 5, 6});
+  require_values(t.value(slice(t, m, -1, 0, 0)), {2, 0}, {});
+}
+
+TEST_CASE("shape op gradients by hand", "[ops][shape]") {
+  Parameter p("p", T({2, 3}, {1, 2, 3, 4, 5, 6}));
+  Tape t;
+  Var x = t.param(p);
+  Var w = t.input(T({3, 2}, {1, 2, 3, 4, 5, 6}));
+  // sum(transpose(x) * w) + sum(slice(x, 1, 0, 1)) * 10 via concat
+  Var y = sum(t, mul(t, transpose(t, x, 0, 1), w));
+  Var z = sum(t, concat(t, {slice(t, x, 1, 0, 1), t.input(Tensor::zeros({2, 1}))}, 1));
+  t.backward(add(t, y, scale(t, z, 10)));
+  // transpose(w) = [[1, 3, 5], [2, 4, 6]], plus 10 on column 0
+  require_values(p.grad, {2, 3}, {11, 3, 5, 12, 4, 6});
+}
+
+TEST_CASE("shape op errors name the op and the shapes", "[ops][shape][errors]") {
+  Tape t;
+  Var m = t.input(Tensor::zeros({2, 3}));
+  REQUIRE_THROWS_WITH(reshape(t, m, {4, 2}), Contains("reshape") && Contains("(2, 3)") && Contains("(4, 2)"));
+  REQUIRE_THROWS_WITH(permute(t, m, {0, 0}), Contains("permute") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(permute(t, m, {0}), Contains("permute") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(transpose(t, m, 0, 2), Contains("transpose") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(concat(t, {m, t.input(Tensor::zeros({3, 3}))}, 1),
+                      Contains("concat") && Contains("(2, 3)") && Contains("(3, 3)"));
+  REQUIRE_THROWS_WITH(concat(t, {m, t.input(Tensor::zeros({2}))}, 0),
+                      Contains("concat") && Contains("(2, 3)") && Contains("(2)"));
+  REQUIRE_THROWS_WITH(concat(t, {}, 0), Contains("concat"));
+  REQUIRE_THROWS_WITH(slice(t, m, 1, 2, 4), Contains("slice") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(slice(t, m, 1, 2, 1), Contains("slice") && Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(slice(t, m, 2, 0, 1), Contains("slice") && Contains("(2, 3)"));
+}
+
+TEST_CASE("matmul shape errors name the op and both shapes", "[ops][matmul][errors]") {
+  Tape t;
+  Var a = t.input(Tensor::zeros({2, 3}));
+  REQUIRE_THROWS_WITH(matmul(t, a, t.input(Tensor::zeros({4, 5}))),
+                      Contains("matmul") && Contains("(2, 3)") && Contains("(4, 5)"));
+  require_values(t.value(matmul(t, t.input(T({1, 2}, {1, 2})), t.input(T({2, 1}, {3, 4})))), {1, 1}, {11});
+}

@@ -1,0 +1,88 @@
+// tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last
+// and of exp, log, tanh, relu, gelu.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "tests/gradcheck/test_ops_helpers.h"
+
+using namespace ordo;
+using namespace ordo::test;
+
+namespace {
+
+using UnaryOp = Var (*)(Tape&, Var);
+
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> s = {Shape{}, Shape{1}, Shape{6}, Shape{1, 1}, Shape{3, 1},
+                                       Shape{1, 4}, Shape{3, 4}, Shape{2, 3, 4}, Shape{2, 1, 3, 2}};
+  return s;
+}
+
+void check_unary(const char* name, UnaryOp op, double lo, double hi) {
+  uint64_t stream = 200;
+  for (const Shape& s : shapes()) {
+    INFO(name << " " << s);
+    REQUIRE_GRADS_OK(check_gradients([op](Tape& t, const std::vector<Var>& v) { return op(t, v[0]); },
+                                     {random_tensor(s, ++stream, lo, hi)}));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sum and mean gradients", "[ops][reduce]") {
+  check_unary("sum", sum, -1, 1);
+  check_unary("mean", mean, -1, 1);
+}
+
+TEST_CASE("sum_last and mean_last gradients", "[ops][reduce]") {
+  uint64_t stream = 300;
+  for (const Shape& s : shapes()) {
+    if (s.rank() == 0) continue;  // needs an axis
+    INFO(s);
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return sum_last(t, v[0]); }, {random_tensor(s, ++stream)}));
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return mean_last(t, v[0]); }, {random_tensor(s, ++stream)}));
+  }
+}
+
+TEST_CASE("reductions of a large tensor take the chunked path and keep their gradients", "[ops][reduce]") {
+  // 3 chunks of the full sum; the gradient of a sum is all ones, of a mean 1/n.
+  Tensor x = random_tensor(Shape{9000}, 5);
+  Parameter p("x", x);
+  Tape t;
+  Var m = mean(t, t.param(p));
+  double want = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) want += x[i];
+  REQUIRE(std::abs(t.value(m).item() - want / 9000) < 1e-12);
+  t.backward(m);
+  for (int64_t i = 0; i < x.numel(); ++i) REQUIRE(p.grad[i] == Real(1) / 9000);
+}
+
+TEST_CASE("unary op gradients", "[ops][unary]") {
+  check_unary("exp", ordo::exp, -2, 2);
+  check_unary("log", ordo::log, 0.2, 3);
+  check_unary("tanh", ordo::tanh, -2, 2);
+  check_unary("gelu", gelu, -3, 3);
+  // relu: keep values away from the kink at 0 where finite differences are meaningless.
+  uint64_t stream = 400;
+  for (const Shape& s : shapes()) {
+    Tensor x = away_from_zero(s, ++stream);
+    INFO("relu " << s);
+    REQUIRE_GRADS_OK(check_gradients([](Tape& t, const std::vector<Var>& v) { return relu(t, v[0]); }, {x}));
+  }
+}
+
+TEST_CASE("unary ops composed, each output reused", "[ops][unary]") {
+  // y = tanh(x) * exp(tanh(x)) + gelu(x) / (1 + relu(x)): shared subexpressions accumulate.
+  REQUIRE_GRADS_OK(check_gradients(
+      [](Tape& t, const std::vector<Var>& v) {
+        Var th = ordo::tanh(t, v[0]);
+        Var one = t.input(Tensor::scalar(1));
+        Var left = mul(t, th, ordo::exp(t, th));
+        Var right = div(t, gelu(t, v[0]), add(t, one, relu(t, v[0])));
+        return add(t, left, ordo::log(t, add(t, one, mul(t, right, right))));
+      },
+      {away_from_zero(Shape{3, 5}, 9)}));
+}

@@ -1,0 +1,351 @@
+// train/plots.cpp: gnuplot data files, scripts and the gnuplot runner (see plots.h).
+#include "train/plots.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fixed colour per registered encoding (registry order), so an encoding has the same
+// colour in every plot; unknown names cycle through the same palette.
+std::string encoding_colour(const std::string& name, size_t fallback_index) {
+  static const char* const kPalette[] = {"#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                         "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
+  constexpr size_t n = sizeof kPalette / sizeof kPalette[0];
+  const auto& reg = encodings();
+  for (size_t i = 0; i < reg.size(); ++i)
+    if (name == reg[i].name) return kPalette[i % n];
+  return kPalette[fallback_index % n];
+}
+
+// A gnuplot single-quoted string ('' escapes a quote).
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "NaN";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  ORDO_CHECK(f, "plots: cannot write ", path, ": ", std::strerror(errno));
+  f << text;
+  f.close();
+  ORDO_CHECK(f, "plots: writing ", path, " failed: ", std::strerror(errno));
+}
+
+PlotFiles prepare(const std::string& dir, const std::string& stem) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  ORDO_CHECK(!ec, "plots: cannot create ", dir, ": ", ec.message());
+  return PlotFiles{dir, stem};
+}
+
+std::string script_head(const PlotFiles& p, const std::string& what, int width, int height) {
+  std::ostringstream os;
+  os << "# " << p.stem << ".gp: " << what << "\n"
+     << "# Written by ordo; edit freely and redraw with: gnuplot " << p.stem << ".gp\n"
+     << "set terminal pngcairo size " << width << "," << height << " font 'sans,9'\n"
+     << "set output " << quote(p.stem + ".png") << "\n";
+  return os.str();
+}
+
+struct Band {
+  double x, mean, min, max;
+};
+
+Band band(double x, const std::vector<double>& values) {
+  Band b{x, 0, INFINITY, -INFINITY};
+  int n = 0;
+  for (double v : values) {
+    if (!std::isfinite(v)) continue;
+    b.mean += v;
+    b.min = std::min(b.min, v);
+    b.max = std::max(b.max, v);
+    ++n;
+  }
+  if (n == 0) return Band{x, NAN, NAN, NAN};
+  b.mean /= n;
+  return b;
+}
+
+void write_block(std::ostringstream& os, const std::string& comment, const std::vector<Band>& rows) {
+  os << "# " << comment << "\n";
+  if (rows.empty()) os << "0 NaN NaN NaN\n";  // keeps the block (and the index numbering)
+  for (const Band& b : rows) os << num(b.x) << " " << num(b.mean) << " " << num(b.min) << " " << num(b.max) << "\n";
+  os << "\n\n";
+}
+
+}  // namespace
+
+PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& task,
+                                    const std::vector<RunRecord>& runs) {
+  PlotFiles p = prepare(dir, task + "_curves");
+  std::vector<std::string> encs;
+  std::map<std::string, std::vector<const RunLog*>> logs;
+  for (const RunRecord& r : runs) {
+    if (r.task != task) continue;
+    if (!logs.count(r.encoding)) encs.push_back(r.encoding);
+    logs[r.encoding].push_back(&r.log);
+  }
+  std::ostringstream dat;
+  dat << "# learning curves of task " << task << ": blocks 0.." << encs.size() - 1
+      << " train loss, then blocks " << encs.size() << ".." << 2 * encs.size() - 1
+      << " accuracy on the training lengths; columns: step mean min max (over seeds)\n";
+  int seeds = 0;
+  for (const std::string& e : encs) {
+    const auto& ls = logs[e];
+    seeds = std::max(seeds, static_cast<int>(ls.size()));
+    size_t n = ls.front()->step.size();
+    for (const RunLog* l : ls) n = std::min(n, l->step.size());
+    const size_t w = std::max<size_t>(1, n / 200);
+    std::vector<Band> rows;
+    for (size_t start = 0; start < n; start += w) {
+      const size_t end = std::min(n, start + w);
+      std::vector<double> per_seed;
+      for (const RunLog* l : ls) {
+        double s = 0;
+        for (size_t i = start; i < end; ++i) s += l->train_loss[i];
+        per_seed.push_back(s / static_cast<double>(end - start));
+      }
+      rows.push_back(band(static_cast<double>(ls.front()->step[end - 1]), per_seed));
+    }
+    write_block(dat, e + " train loss (windows of " + std::to_string(w) + " steps)", rows);
+  }
+  for (const std::string& e : encs) {
+    const auto& ls = logs[e];
+    size_t m = SIZE_MAX;
+    for (const RunLog* l : ls) {
+      auto it = l->eval.find(0);
+      m = std::min(m, it == l->eval.end() ? size_t{0} : it->second.size());
+    }
+    std::vector<Band> rows;
+    for (size_t i = 0; i < m; ++i) {
+      std::vector<double> per_seed;
+      for (const RunLog* l : ls) per_seed.push_back(l->eval.at(0)[i].acc);
+      rows.push_back(band(static_cast<double>(ls.front()->eval.at(0)[i].step), per_seed));
+    }
+    write_block(dat, e + " accuracy on the training lengths", rows);
+  }
+  write_text(p.dat(), dat.str());
+
+  std::ostringstream gp;
+  gp << script_head(p, "learning curves of task " + task + " (ordo compare)", 640, 480)
+     << "set multiplot layout 2,1 title " << quote(task + ": mean over " + std::to_string(seeds) +
+                                                   " seed(s), band = min-max over seeds")
+     << "\nset key outside right top\nset grid\nset xlabel 'step'\nset ylabel 'train loss'\n";
+  auto plot_panel = [&](size_t offset) {
+    gp << "plot ";
+    for (size_t i = 0; i < encs.size(); ++i) {
+      const std::string c = encoding_colour(encs[i], i);
+      gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << offset + i
+         << " using 1:3:4 with filledcurves lc rgb " << quote(c) << " fs transparent solid 0.2 noborder notitle, \\\n"
+         << "     '' index " << offset + i << " using 1:2 with lines lc rgb " << quote(c) << " lw 1.5 title "
+         << quote(encs[i]);
+    }
+    gp << "\n";
+  };
+  plot_panel(0);
+  gp << "set ylabel 'accuracy (train lengths)'\nset yrange [0:1.02]\n";
+  plot_panel(encs.size());
+  gp << "unset multiplot\n";
+  write_text(p.gp(), gp.str());
+  return p;
+}
+
+PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
+  PlotFiles p = prepare(dir, t.task + "_lengths");
+  std::ostringstream dat;
+  dat << "# accuracy against evaluation length, task " << t.task << ": one block per encoding; columns: "
+      << "x (0 = training lengths, 1.. = longer lengths) mean min max (final accuracy over seeds)\n";
+  for (const EncodingSummary& e : t.rows) {
+    std::vector<Band> rows;
+    for (size_t i = 0; i < t.lengths.size(); ++i) {
+      auto it = e.acc.find(t.lengths[i]);
+      if (it == e.acc.end() || it->second.n == 0) continue;
+      rows.push_back(Band{static_cast<double>(i), it->second.mean, it->second.min, it->second.max});
+    }
+    write_block(dat, e.encoding, rows);
+  }
+  write_text(p.dat(), dat.str());
+
+  std::ostringstream gp;
+  gp << script_head(p, "accuracy against evaluation length, task " + t.task + " (ordo compare)", 640, 400)
+     << "set title " << quote(t.task + ": length generalization (final accuracy, bars = min-max over seeds)") << "\n"
+     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel 'evaluation length'\n"
+     << "set yrange [0:1.02]\nset xrange [-0.3:" << num(static_cast<double>(t.lengths.size()) - 0.7) << "]\n"
+     << "set xtics (";
+  for (size_t i = 0; i < t.lengths.size(); ++i)
+    gp << (i ? ", " : "") << quote(length_label(t, t.lengths[i])) << " " << i;
+  gp << ")\nplot ";
+  for (size_t i = 0; i < t.rows.size(); ++i)
+    gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
+       << " using 1:2:3:4 with yerrorlines lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
+       << " lw 1.5 pt 7 ps 0.6 title " << quote(t.rows[i].encoding);
+  if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
+  gp << "\n";
+  write_text(p.gp(), gp.str());
+  return p;
+}
+
+PlotFiles write_heatmap_plot(const std::string& dir, const std::string& stem, const std::string& title,
+                             const std::vector<Heatmap>& panels, const std::string& xlabel,
+                             const std::string& ylabel, bool diverging) {
+  ORDO_CHECK(!panels.empty(), "plots: a heatmap needs at least one panel");
+  PlotFiles p = prepare(dir, stem);
+  std::ostringstream dat;
+  dat << "# " << title << ": one matrix block per panel (row i = one line), in panel order\n";
+  double vmax = 0;
+  for (const Heatmap& h : panels) {
+    ORDO_CHECK(static_cast<int64_t>(h.values.size()) == h.rows * h.cols, "plots: heatmap '", h.title, "' has ",
+               h.values.size(), " values for ", h.rows, " x ", h.cols);
+    dat << "# " << h.title << "\n";
+    for (int64_t i = 0; i < h.rows; ++i) {
+      for (int64_t j = 0; j < h.cols; ++j) {
+        const double v = h.values[i * h.cols + j];
+        if (std::isfinite(v)) vmax = std::max(vmax, std::fabs(v));
+        dat << (j ? " " : "") << num(v);
+      }
+      dat << "\n";
+    }
+    dat << "\n\n";
+  }
+  write_text(p.dat(), dat.str());
+
+  const int n = static_cast<int>(panels.size());
+  const int width = std::min(1600, 40 + 300 * n), height = 320;
+  std::ostringstream gp;
+  gp << script_head(p, title, width, height)
+     << "set multiplot layout 1," << n << " title " << quote(title) << "\n"
+     << "set xlabel " << quote(xlabel) << "\nset ylabel " << quote(ylabel) << "\nset size ratio -1\n";
+  if (vmax <= 0) vmax = 1;
+  if (diverging)
+    gp << "set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')\nset cbrange [" << num(-vmax) << ":"
+       << num(vmax) << "]\n";
+  else
+    gp << "set palette defined (0 '#ffffff', 0.5 '#6baed6', 1 '#08306b')\nset cbrange [0:" << num(vmax) << "]\n";
+  for (int i = 0; i < n; ++i) {
+    const Heatmap& h = panels[i];
+    gp << "set title " << quote(h.title) << "\n"
+       << "set xrange [-0.5:" << num(h.cols - 0.5) << "]\nset yrange [" << num(h.rows - 0.5) << ":-0.5]\n"
+       << "plot " << quote(p.stem + ".dat") << " index " << i << " matrix with image notitle\n";
+  }
+  gp << "unset multiplot\n";
+  write_text(p.gp(), gp.str());
+  return p;
+}
+
+bool gnuplot_available() {
+  const char* path = std::getenv("PATH");
+  if (!path) return false;
+  std::stringstream ss(path);
+  std::string entry;
+  while (std::getline(ss, entry, ':')) {
+    if (entry.empty()) entry = ".";
+    const std::string candidate = entry + "/gnuplot";
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+// Runs `gnuplot script` with `dir` as working directory; returns "" or what went wrong
+// (gnuplot's own output, trimmed).
+std::string run_gnuplot(const std::string& dir, const std::string& script) {
+  int fds[2];
+  if (::pipe(fds) != 0) return std::string("cannot create a pipe: ") + std::strerror(errno);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return std::string("cannot fork: ") + std::strerror(errno);
+  }
+  if (pid == 0) {  // child: only async-signal-safe calls until exec
+    ::close(fds[0]);
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    if (::chdir(dir.c_str()) != 0) ::_exit(126);
+    ::execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string output;
+  char buf[4096];
+  for (;;) {
+    const ssize_t got = ::read(fds[0], buf, sizeof buf);
+    if (got > 0) output.append(buf, static_cast<size_t>(got));
+    else if (got == 0 || errno != EINTR) break;
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
+  if (output.size() > 400) output = "..." + output.substr(output.size() - 400);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 126) return "cannot enter " + dir;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "cannot run gnuplot";
+  return "gnuplot failed" + (output.empty() ? std::string() : ": " + output);
+}
+
+}  // namespace
+
+RenderReport render_plots(const std::vector<PlotFiles>& plots) {
+  RenderReport r;
+  if (!plots.empty()) r.dir = plots.front().dir;
+  try {
+    r.gnuplot_found = gnuplot_available();
+    if (!r.gnuplot_found) return r;
+    for (const PlotFiles& p : plots) {
+      std::error_code ec;
+      fs::remove(p.png(), ec);  // a stale image must not pass for a new one
+      const std::string problem = run_gnuplot(p.dir, p.stem + ".gp");
+      if (problem.empty() && fs::exists(p.png(), ec)) ++r.rendered;
+      else r.problems.push_back(p.gp() + ": " + (problem.empty() ? "no image written" : problem));
+    }
+  } catch (const std::exception& e) {
+    r.problems.push_back(std::string("plotting stopped: ") + e.what());
+  }
+  return r;
+}
+
+std::string RenderReport::message() const {
+  if (!gnuplot_found)
+    return "gnuplot not found on PATH: no PNGs drawn; the data (.dat) and scripts (.gp) are in " + dir +
+           ". Install it (Debian: apt-get install gnuplot-nox) and run `gnuplot <name>.gp` there.";
+  if (problems.empty()) return "";
+  std::string s = std::to_string(problems.size()) + " plot(s) failed (data and scripts are kept):";
+  for (const std::string& p : problems) s += "\n  " + p;
+  return s;
+}
+
+}  // namespace ordo

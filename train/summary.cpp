@@ -1,0 +1,290 @@
+// train/summary.cpp: aggregation over seeds, findings and summary.md (see summary.h).
+#include "train/summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace ordo {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A setting as an integer, or `fallback` when absent or not a number.
+int64_t setting_int(const std::map<std::string, std::string>& s, const std::string& key, int64_t fallback) {
+  auto it = s.find(key);
+  if (it == s.end()) return fallback;
+  try {
+    size_t used = 0;
+    const int64_t v = std::stoll(it->second, &used);
+    return used == it->second.size() ? v : fallback;
+  } catch (const std::exception&) {
+    return fallback;
+  }
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& last_sep = " and ") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? last_sep : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+// The mean final accuracy at `length`, NaN when the encoding has none there.
+double mean_acc(const EncodingSummary& e, int64_t length) {
+  auto it = e.acc.find(length);
+  return it == e.acc.end() || it->second.n == 0 ? kNaN : it->second.mean;
+}
+
+}  // namespace
+
+void Stat::add_all(const std::vector<double>& values) {
+  n = static_cast<int>(values.size());
+  if (n == 0) {
+    mean = min = max = 0;
+    return;
+  }
+  double sum = 0;
+  min = max = values[0];
+  for (double v : values) {
+    sum += v;
+    min = std::min(min, v);
+    max = std::max(max, v);
+  }
+  mean = sum / n;
+}
+
+double chance_level(const std::string& task, const std::map<std::string, std::string>& settings) {
+  if (task == "order" || task == "shift") return 0.5;
+  if (task == "periodic") {
+    auto target = settings.find("target");
+    if (target == settings.end() || target->second == "complete") {
+      const int64_t v = setting_int(settings, "vocab", 8);
+      return v > 0 ? 1.0 / static_cast<double>(v) : kNaN;
+    }
+    if (target->second == "period") {
+      const int64_t periods = setting_int(settings, "p-max", 8) - setting_int(settings, "p-min", 2) + 1;
+      return periods > 0 ? 1.0 / static_cast<double>(periods) : kNaN;
+    }
+  }
+  return kNaN;
+}
+
+std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved) {
+  // task -> encoding -> the runs, both in order of first appearance.
+  std::vector<std::string> task_order;
+  std::map<std::string, std::vector<std::string>> enc_order;
+  std::map<std::pair<std::string, std::string>, std::vector<const RunRecord*>> groups;
+  for (const RunRecord& r : runs) {
+    if (!enc_order.count(r.task)) task_order.push_back(r.task);
+    auto& encs = enc_order[r.task];
+    if (std::find(encs.begin(), encs.end(), r.encoding) == encs.end()) encs.push_back(r.encoding);
+    groups[{r.task, r.encoding}].push_back(&r);
+  }
+
+  std::vector<TaskSummary> out;
+  for (const std::string& task : task_order) {
+    TaskSummary ts;
+    ts.task = task;
+    const RunRecord& first = *groups[{task, enc_order[task].front()}].front();
+    ts.min_len = setting_int(first.settings, "min-len", -1);
+    ts.max_len = setting_int(first.settings, "max-len", -1);
+    ts.chance = chance_level(task, first.settings);
+    for (const std::string& enc : enc_order[task]) {
+      EncodingSummary es;
+      es.encoding = enc;
+      std::map<int64_t, std::vector<double>> acc;
+      std::vector<double> first_steps, walls;
+      for (const RunRecord* r : groups[{task, enc}]) {
+        ++es.seeds;
+        walls.push_back(r->log.total_wall_seconds);
+        for (const auto& [len, points] : r->log.eval) {
+          if (points.empty()) continue;
+          acc[len].push_back(points.back().acc);
+          if (std::find(ts.lengths.begin(), ts.lengths.end(), len) == ts.lengths.end()) ts.lengths.push_back(len);
+        }
+        auto train = r->log.eval.find(0);
+        if (train == r->log.eval.end()) continue;
+        for (const EvalPoint& p : train->second)
+          if (p.acc >= solved) {
+            first_steps.push_back(static_cast<double>(p.step));
+            break;
+          }
+      }
+      for (auto& [len, values] : acc) es.acc[len].add_all(values);
+      es.first_solved_step.add_all(first_steps);
+      es.seeds_solved = static_cast<int>(first_steps.size());
+      es.wall_seconds.add_all(walls);
+      ts.rows.push_back(std::move(es));
+    }
+    std::sort(ts.lengths.begin(), ts.lengths.end());
+    out.push_back(std::move(ts));
+  }
+  return out;
+}
+
+std::string length_label(const TaskSummary& task, int64_t length) {
+  if (length == 0) {
+    if (task.min_len > 0 && task.max_len > 0)
+      return "train (" + std::to_string(task.min_len) + "-" + std::to_string(task.max_len) + ")";
+    return "train";
+  }
+  if (task.max_len > 0 && length % task.max_len == 0)
+    return std::to_string(length / task.max_len) + "x (" + std::to_string(length) + ")";
+  return std::to_string(length);
+}
+
+std::string format_stat(const Stat& s, int decimals) {
+  if (s.n == 0 || !std::isfinite(s.mean)) return "-";
+  if (s.n == 1) return fixed(s.mean, decimals);
+  return fixed(s.mean, decimals) + " ± " + fixed(s.spread(), decimals);
+}
+
+std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
+  std::vector<std::string> out;
+  std::map<std::string, int> solved_count;  // encoding -> tasks solved
+  std::vector<std::string> all_encodings;
+  for (const TaskSummary& t : tasks) {
+    std::vector<int64_t> extra;  // extrapolation lengths, increasing
+    for (int64_t len : t.lengths)
+      if (len > 0) extra.push_back(len);
+
+    std::vector<std::string> solved, not_solved, chance;
+    std::map<int64_t, std::vector<std::string>> reach;  // longest length reached -> encodings
+    std::vector<std::string> no_extrapolation;
+    const EncodingSummary* best = nullptr;
+    const EncodingSummary* fastest = nullptr;
+    for (const EncodingSummary& e : t.rows) {
+      if (std::find(all_encodings.begin(), all_encodings.end(), e.encoding) == all_encodings.end())
+        all_encodings.push_back(e.encoding);
+      const double train = mean_acc(e, 0);
+      if (std::isfinite(train) && (!best || train > mean_acc(*best, 0))) best = &e;
+      if (std::isfinite(train) && train >= th.solved) {
+        solved.push_back(e.encoding);
+        ++solved_count[e.encoding];
+      } else {
+        not_solved.push_back(e.encoding);
+      }
+      if (std::isfinite(t.chance) && std::isfinite(train) && std::fabs(train - t.chance) <= th.chance_margin)
+        chance.push_back(e.encoding);
+      if (e.seeds_solved == e.seeds && e.seeds > 0 &&
+          (!fastest || e.first_solved_step.mean < fastest->first_solved_step.mean))
+        fastest = &e;
+      int64_t longest = 0;
+      for (int64_t len : extra) {
+        const double a = mean_acc(e, len);
+        if (!(std::isfinite(a) && a >= th.extrapolates)) break;
+        longest = len;
+      }
+      if (extra.empty()) continue;
+      if (longest > 0) reach[longest].push_back(e.encoding);
+      else no_extrapolation.push_back(e.encoding);
+    }
+
+    const std::string name = "**" + t.task + "**: ";
+    if (solved.empty()) {
+      out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) + " on the training lengths)" +
+                    (best ? "; best: " + best->encoding + " at " + fixed(mean_acc(*best, 0), 3) : std::string()) + ".");
+    } else {
+      out.push_back(name + "solved (accuracy >= " + fixed(th.solved, 2) + " on the training lengths) by " +
+                    join(solved) + (not_solved.empty() ? "" : "; not by " + join(not_solved, " or ")) + ".");
+    }
+    if (!extra.empty()) {
+      std::vector<std::string> parts;
+      for (auto it = reach.rbegin(); it != reach.rend(); ++it)
+        parts.push_back((it->first == extra.back() ? "up to " : "only up to ") + length_label(t, it->first) + ": " +
+                        join(it->second));
+      if (!no_extrapolation.empty()) parts.push_back("not beyond the training lengths: " + join(no_extrapolation));
+      std::string lens;
+      for (size_t i = 0; i < extra.size(); ++i) lens += (i ? ", " : "") + std::to_string(extra[i]);
+      out.push_back(name + "extrapolation (accuracy >= " + fixed(th.extrapolates, 2) + " at lengths " + lens +
+                    "): " + join(parts, "; ") + ".");
+    }
+    if (std::isfinite(t.chance)) {
+      out.push_back(name + (chance.empty() ? std::string("no encoding stays at chance")
+                                           : join(chance) + (chance.size() == 1 ? " stays" : " stay") + " at chance") +
+                    " (within " + fixed(th.chance_margin, 2) + " of " + fixed(t.chance, 3) + " on the training lengths).");
+    }
+    if (fastest)
+      out.push_back(name + "fastest to " + fixed(th.solved, 2) + ": " + fastest->encoding + " (step " +
+                    fixed(fastest->first_solved_step.mean, 0) + (fastest->seeds > 1 ? ", mean over seeds" : "") + ").");
+  }
+  if (tasks.size() > 1) {
+    std::vector<std::string> every;
+    int most = 0;
+    for (const std::string& e : all_encodings) most = std::max(most, solved_count[e]);
+    for (const std::string& e : all_encodings)
+      if (solved_count[e] == static_cast<int>(tasks.size())) every.push_back(e);
+    if (!every.empty()) {
+      out.push_back("**all tasks**: " + join(every) + (every.size() == 1 ? " solves" : " solve") + " all " +
+                    std::to_string(tasks.size()) + " tasks.");
+    } else if (most > 0) {
+      std::vector<std::string> top;
+      for (const std::string& e : all_encodings)
+        if (solved_count[e] == most) top.push_back(e);
+      out.push_back("**all tasks**: no encoding solves all " + std::to_string(tasks.size()) + " tasks; most solved (" +
+                    std::to_string(most) + "): " + join(top) + ".");
+    } else {
+      out.push_back("**all tasks**: no encoding solves any task.");
+    }
+  }
+  return out;
+}
+
+std::string render_task_table(const TaskSummary& t) {
+  std::ostringstream os;
+  os << "| encoding |";
+  for (int64_t len : t.lengths) os << " acc " << length_label(t, len) << " |";
+  os << " first step >= 0.99 | wall s |\n| --- |";
+  for (size_t i = 0; i < t.lengths.size(); ++i) os << " ---: |";
+  os << " ---: | ---: |\n";
+  for (const EncodingSummary& e : t.rows) {
+    os << "| " << e.encoding << " |";
+    for (int64_t len : t.lengths) {
+      auto it = e.acc.find(len);
+      os << " " << (it == e.acc.end() ? std::string("-") : format_stat(it->second)) << " |";
+    }
+    std::string first = e.seeds_solved == 0 ? "never" : format_stat(e.first_solved_step, 0);
+    if (e.seeds_solved > 0 && e.seeds_solved < e.seeds)
+      first += " (" + std::to_string(e.seeds_solved) + "/" + std::to_string(e.seeds) + " seeds)";
+    os << " " << first << " | " << format_stat(e.wall_seconds, 1) << " |\n";
+  }
+  return os.str();
+}
+
+std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<std::string>& notes,
+                                    const std::string& preamble,
+                                    const std::map<std::string, std::vector<std::string>>& images) {
+  std::ostringstream os;
+  os << "# ordo compare: summary\n\n";
+  if (!preamble.empty()) os << preamble << (preamble.back() == '\n' ? "" : "\n") << "\n";
+  os << "Accuracy is the final evaluation (mean ± half the min-max range over seeds) on the held-out sets: "
+        "the training length range and each longer length. \"first step >= 0.99\" is the first evaluation "
+        "step on the training lengths at or above 0.99 (\"never\" if no seed got there).\n\n";
+  for (const TaskSummary& t : tasks) {
+    os << "## " << t.task;
+    if (std::isfinite(t.chance)) os << " (chance " << fixed(t.chance, 3) << ")";
+    os << "\n\n" << render_task_table(t) << "\n";
+    auto it = images.find(t.task);
+    if (it != images.end())
+      for (const std::string& img : it->second) os << "![" << t.task << "](" << img << ")\n";
+    if (it != images.end() && !it->second.empty()) os << "\n";
+  }
+  os << "## Findings\n\nComputed from the table (thresholds in train/summary.h), not written by hand.\n\n";
+  for (const std::string& f : notes) os << "- " << f << "\n";
+  return os.str();
+}
+
+}  // namespace ordo

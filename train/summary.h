@@ -1,0 +1,94 @@
+// train/summary.h: what an encoding comparison found, computed from its run logs.
+//
+//   std::vector<RunRecord> runs = read_results("cmp/results.h5");
+//   std::vector<TaskSummary> tasks = summarize(runs);         // task x encoding, over seeds
+//   std::vector<std::string> notes = findings(tasks);          // from the numbers, with the
+//   std::string md = render_summary_markdown(tasks, notes);    // thresholds below
+//
+// Aggregation (per task, per encoding, over its seeds):
+//   * accuracy per evaluation length: the last point of each seed's eval/<len>/acc curve
+//     (the evaluation at the final step), 0 = the training length range;
+//   * first step reaching `solved` (0.99 by default): the first step of the training-range
+//     evaluation curve with acc >= the threshold; a seed that never reaches it counts as
+//     "never" and is left out of the mean (the table then says how many seeds reached it);
+//   * wall seconds: the run's total wall time (training and evaluation).
+// Each is a Stat: mean, min and max over seeds; "spread" is half the min-max range, so
+// "0.95 ± 0.03" means the seeds lie in [0.92, 0.98].
+//
+// Findings (FindingThresholds, defaults below), one line each, from the means:
+//   * solved: mean accuracy on the training lengths >= solved (0.99);
+//   * extrapolates to L: mean accuracy >= extrapolates (0.9) at every extrapolation length
+//     up to and including L (so "to 2x only" when 4x fails);
+//   * at chance: |mean accuracy on the training lengths - chance| <= chance_margin (0.02);
+//     chance per task (chance_level): order 0.5, shift 0.5 (one bit), periodic/complete
+//     1/V (V symbols, 1/8 = 0.125 by default), periodic/period 1/(p_max - p_min + 1);
+//     unknown tasks have no chance level (NaN) and no chance finding;
+//   * fastest: the encoding with the smallest mean first step reaching `solved` among those
+//     whose every seed reached it;
+//   * across tasks: which encodings solve every task (or the ones that solve the most).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "train/results.h"
+
+namespace ordo {
+
+// Mean, min and max of one quantity over seeds; n = 0 means no value.
+struct Stat {
+  double mean = 0, min = 0, max = 0;
+  int n = 0;
+  double spread() const { return (max - min) / 2; }
+  void add_all(const std::vector<double>& values);  // fills from values (n = values.size())
+};
+
+struct EncodingSummary {
+  std::string encoding;
+  int seeds = 0;
+  std::map<int64_t, Stat> acc;  // evaluation length (0 = training range) -> final accuracy
+  Stat first_solved_step;       // over the seeds that reached the threshold
+  int seeds_solved = 0;         // how many seeds reached it
+  Stat wall_seconds;
+};
+
+struct TaskSummary {
+  std::string task;
+  int64_t min_len = -1, max_len = -1;  // training range (-1 = unknown)
+  double chance = 0;                   // chance_level(); NaN when unknown
+  std::vector<int64_t> lengths;        // every evaluation length present, 0 first
+  std::vector<EncodingSummary> rows;   // in order of first appearance in the runs
+};
+
+struct FindingThresholds {
+  double solved = 0.99;         // accuracy on the training lengths: "solves"
+  double extrapolates = 0.9;    // accuracy at an extrapolation length: "extrapolates to"
+  double chance_margin = 0.02;  // |accuracy - chance| on the training lengths: "at chance"
+};
+
+// The accuracy a model that ignores the input order entirely scores (see above).
+double chance_level(const std::string& task, const std::map<std::string, std::string>& settings);
+
+// Groups runs by task, then encoding, in order of first appearance; `solved` is the
+// threshold of first_solved_step.
+std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved = 0.99);
+
+// One Markdown bullet text per finding (without the leading "- ").
+std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
+
+// A column label for an evaluation length: "train (8-32)", "2x (64)", "4x (128)", "100".
+std::string length_label(const TaskSummary& task, int64_t length);
+// "0.953 ± 0.031" (3 decimals), "0.953" with one seed, "-" with none.
+std::string format_stat(const Stat& s, int decimals = 3);
+
+// The per-task Markdown table (header, alignment row, one row per encoding).
+std::string render_task_table(const TaskSummary& task);
+// summary.md: a title, `preamble` (free Markdown, e.g. the settings), per task a section with
+// its table and its images (task -> relative paths of PNGs), then the findings list.
+std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<std::string>& findings,
+                                    const std::string& preamble = "",
+                                    const std::map<std::string, std::vector<std::string>>& images = {});
+
+}  // namespace ordo
