@@ -2,6 +2,7 @@
 #include "core/tape.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 
 namespace ordo {
@@ -50,7 +51,25 @@ Var Tape::push(const char* op, Tensor out, Backward backward, std::initializer_l
   return push(op, std::move(out), std::move(backward), std::vector<Var>(inputs));
 }
 
+namespace {
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+void Tape::set_profiling(bool on) {
+  profiling_ = on;
+  last_push_time_ = now_seconds();
+}
+
 Var Tape::push(const char* op, Tensor out, Backward backward, const std::vector<Var>& inputs) {
+  if (profiling_) {
+    const double now = now_seconds();
+    OpTime& p = profile_[op];
+    p.forward_seconds += now - last_push_time_;
+    ++p.calls;
+    last_push_time_ = now;
+  }
   bool any = false;
   for (Var v : inputs) any = any || node(v).requires_grad;
   if (check_numerics_) scan("output", op, out);
@@ -109,7 +128,9 @@ void Tape::backward(Var loss) {
       if (check_numerics_) scan("gradient", n.op, n.grad);
       Backward bw = std::move(n.backward);
       Tensor dout = std::move(n.grad);
+      const double t0 = profiling_ ? now_seconds() : 0;
       bw(*this, dout);
+      if (profiling_) profile_[n.op].backward_seconds += now_seconds() - t0;
     }
     n.backward = nullptr;
     if (!n.param) n.grad = Tensor();
@@ -118,6 +139,7 @@ void Tape::backward(Var loss) {
 
 void Tape::clear() {
   nodes_.clear();
+  if (profiling_) last_push_time_ = now_seconds();
   ++epoch_;
   backward_done_ = false;
 }

@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,17 @@ class Tape {
   void set_check_numerics(bool on) { check_numerics_ = on; }
   bool check_numerics() const { return check_numerics_; }
 
+  // Op profiling: when on, the time from one push to the next is charged to the op pushed
+  // (its forward) and each backward closure's time to its op. Totals live in the profile
+  // until reset_profile(); `ordo bench --profile` prints them.
+  struct OpTime {
+    double forward_seconds = 0, backward_seconds = 0;
+    int64_t calls = 0;
+  };
+  void set_profiling(bool on);
+  const std::map<std::string, OpTime>& profile() const { return profile_; }
+  void reset_profile() { profile_.clear(); }
+
   size_t size() const { return nodes_.size(); }
   size_t recorded_backwards() const;  // nodes holding a backward closure
   const char* op_name(Var v) const;
@@ -102,6 +114,9 @@ class Tape {
   bool grad_enabled_ = true;
   bool check_numerics_ = false;
   bool backward_done_ = false;
+  bool profiling_ = false;
+  double last_push_time_ = 0;
+  std::map<std::string, OpTime> profile_;
 };
 
 // RAII: no op recorded while it lives keeps a backward closure.

@@ -2,9 +2,9 @@
 //
 // Each configuration runs in a fresh child process so its peak RSS is its own.
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/gemm.h"
@@ -23,6 +23,8 @@ const std::vector<cli::Option>& bench_options() {
       {"json", "also write the results as JSON to this file", "", false},
       {"min-seconds", "time each configuration for at least this long", "10", false},
       {"warmup", "untimed steps before timing", "3", false},
+      {"profile", "print per-op forward/backward times of each configuration", "", true},
+      {"child", "internal: run one measurement (a configuration or 'peak') and print it", "", false},
   };
   return opts;
 }
@@ -36,36 +38,30 @@ std::string json_line(const BenchResult& r, double peak) {
   return os.str();
 }
 
-// Runs one configuration in a child process; the child writes its result as binary.
-BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds) {
-  int fds[2];
-  ORDO_CHECK(pipe(fds) == 0, "bench: pipe failed");
-  std::fflush(stdout);
-  const pid_t pid = fork();
-  ORDO_CHECK(pid >= 0, "bench: fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    int code = 0;
-    try {
-      BenchResult r = run_bench(c, warmup, 5, min_seconds);
-      const double values[] = {double(r.threads), double(r.steps), r.median_step_seconds, r.steps_per_second,
-                               r.tokens_per_second, r.gflop_per_step, r.gflops, r.peak_rss_mb};
-      if (write(fds[1], values, sizeof values) != sizeof values) code = 1;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "ordo bench: %s: %s\n", c.name.c_str(), e.what());
-      code = 1;
-    }
-    close(fds[1]);
-    _exit(code);
+// Runs `ordo bench --child ...` (a fresh process: its peak RSS is its own, and no OpenMP
+// state crosses a fork) and reads the one result line it prints.
+std::vector<double> run_child(const std::string& what, int warmup, double min_seconds, bool profile) {
+  char cmd[512];
+  std::snprintf(cmd, sizeof cmd, "/proc/%d/exe bench --child %s --warmup %d --min-seconds %.17g%s", getpid(),
+                what.c_str(), warmup, min_seconds, profile ? " --profile" : "");
+  std::FILE* pipe = popen(cmd, "r");
+  ORDO_CHECK(pipe != nullptr, "bench: cannot start ", cmd);
+  std::vector<double> values;
+  char line[1024];
+  while (std::fgets(line, sizeof line, pipe)) {
+    if (std::strncmp(line, "result ", 7) != 0) continue;
+    std::istringstream is(line + 7);
+    double v;
+    while (is >> v) values.push_back(v);
   }
-  close(fds[1]);
-  double v[8];
-  const ssize_t n = read(fds[0], v, sizeof v);
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ORDO_CHECK(n == sizeof v && WIFEXITED(status) && WEXITSTATUS(status) == 0, "bench: configuration ", c.name,
-             " failed");
+  const int status = pclose(pipe);
+  ORDO_CHECK(status == 0 && !values.empty(), "bench: ", what, " failed (exit status ", status, ")");
+  return values;
+}
+
+BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds, bool profile) {
+  const std::vector<double> v = run_child(c.name, warmup, min_seconds, profile);
+  ORDO_CHECK(v.size() == 8, "bench: malformed result from ", c.name);
   BenchResult r;
   r.config = c;
   r.threads = static_cast<int>(v[0]);
@@ -73,6 +69,18 @@ BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds) {
   r.median_step_seconds = v[2], r.steps_per_second = v[3], r.tokens_per_second = v[4];
   r.gflop_per_step = v[5], r.gflops = v[6], r.peak_rss_mb = v[7];
   return r;
+}
+
+// The child side: one measurement, printed as "result v1 v2 ...".
+int child_main(const std::string& what, int warmup, double min_seconds, bool profile) {
+  if (what == "peak") {
+    std::printf("result %.17g\n", measure_sgemm_peak(2048, 5));
+    return 0;
+  }
+  BenchResult r = run_bench(find_bench_config(what), warmup, 5, min_seconds, profile);
+  std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g %.17g\n", r.threads, r.steps, r.median_step_seconds,
+              r.steps_per_second, r.tokens_per_second, r.gflop_per_step, r.gflops, r.peak_rss_mb);
+  return 0;
 }
 
 }  // namespace
@@ -92,6 +100,7 @@ int cmd_bench(const Args& args) {
       return 0;
     }
     for (const std::string& name : split_list(p.option("configs"))) configs.push_back(find_bench_config(name));
+    if (!p.option("child").empty() && p.option("child") != "peak") find_bench_config(p.option("child"));
     ORDO_CHECK(!configs.empty(), "--configs: no configuration given; known: tiny, base, long");
     warmup = static_cast<int>(parse_int("warmup", p.option("warmup")));
     ORDO_CHECK(warmup >= 0, "--warmup must be >= 0, got ", warmup);
@@ -101,14 +110,16 @@ int cmd_bench(const Args& args) {
     throw InputError(e.what());
   }
 
+  const bool profile = p.option("profile") == "true";
+  if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile);
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
-  const double peak = measure_sgemm_peak(2048, 5);
+  const double peak = run_child("peak", 0, 0, false).at(0);
   std::printf("machine peak: oneDNN sgemm 2048^3 = %.1f GFLOP/s\n\n", peak);
   std::printf("%-6s %4s %3s %6s %5s %6s %5s %8s | %9s %10s %8s %8s %9s\n", "config", "d", "H", "layers", "d_ff",
               "batch", "L", "encoding", "steps/s", "tokens/s", "GFLOP/s", "of peak", "peak RSS");
   std::vector<BenchResult> results;
   for (const BenchConfig& c : configs) {
-    BenchResult r = run_isolated(c, warmup, min_seconds);
+    BenchResult r = run_isolated(c, warmup, min_seconds, profile);
     std::printf("%-6s %4lld %3lld %6lld %5lld %6lld %5lld %8s | %9.2f %10.0f %8.1f %7.0f%% %6.0f MB\n", c.name.c_str(),
                 (long long)c.d_model, (long long)c.n_heads, (long long)c.n_layers, (long long)c.d_ff,
                 (long long)c.batch, (long long)c.length, c.encoding.c_str(), r.steps_per_second,

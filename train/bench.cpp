@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <sys/resource.h>
 
 #include "core/error.h"
@@ -44,7 +45,7 @@ double peak_rss_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds) {
+BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, bool profile) {
   TrainConfig cfg;
   cfg.task.name = "shift";
   cfg.task.min_len = cfg.task.max_len = c.length;
@@ -58,6 +59,7 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   cfg.eval_lens = {c.length};  // the evaluation sets are built but never used here
   Trainer trainer(cfg);
   for (int i = 0; i < warmup; ++i) trainer.step_once();
+  trainer.tape().set_profiling(profile);
   std::vector<double> times;
   double total = 0;
   while (static_cast<int>(times.size()) < min_steps || total < min_seconds) {
@@ -66,6 +68,23 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     times.push_back(s);
     total += s;
+  }
+  if (profile) {
+    double total_op = 0;
+    for (const auto& [op, p] : trainer.tape().profile()) total_op += p.forward_seconds + p.backward_seconds;
+    std::fprintf(stderr, "%s: per step, by op (forward + backward), %zu steps\n", c.name.c_str(), times.size());
+    std::vector<std::pair<double, std::string>> rows;
+    for (const auto& [op, p] : trainer.tape().profile())
+      rows.emplace_back(p.forward_seconds + p.backward_seconds, op);
+    std::sort(rows.rbegin(), rows.rend());
+    for (const auto& [sec, op] : rows) {
+      const auto& p = trainer.tape().profile().at(op);
+      std::fprintf(stderr, "  %-16s %8.2f ms fwd %8.2f ms bwd  %5.1f%%  (%lld calls/step)\n", op.c_str(),
+                   1e3 * p.forward_seconds / times.size(), 1e3 * p.backward_seconds / times.size(),
+                   100 * sec / total_op, static_cast<long long>(p.calls / static_cast<int64_t>(times.size())));
+    }
+    std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (mean)\n", 1e3 * total_op / times.size(),
+                 1e3 * total / times.size());
   }
   std::sort(times.begin(), times.end());
   BenchResult r;

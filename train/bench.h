@@ -37,7 +37,8 @@ double train_step_gflop(const BenchConfig& c);  // forward + backward matmul GFL
 
 // Runs `warmup` untimed steps, then times steps until both `min_steps` steps and
 // `min_seconds` have passed.
-BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds);
+// With `profile`, per-op forward/backward times of the timed steps are printed to stderr.
+BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, bool profile = false);
 
 double peak_rss_mb();  // getrusage's ru_maxrss
 

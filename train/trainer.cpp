@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <string_view>
 
 #include "core/rng.h"
 #include "train/version.h"
@@ -19,6 +20,13 @@ HeadType choose_head(const TrainConfig& cfg, const Task& task) {
     ORDO_CHECK(h != HeadType::Token, "--head token does not fit task '", task.name(),
                "', which has one class per sequence; accepted: pooled, cls");
   return h;
+}
+
+bool all_finite(const Tensor& t) {
+  const Real* p = t.data();
+  for (int64_t i = 0, n = t.numel(); i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -50,6 +58,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
 }
 
 double Trainer::train_step() {
+  const char* hint = cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
   tape_.clear();
   tape_.set_check_numerics(cfg_.check_numerics);
   Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
@@ -57,19 +66,31 @@ double Trainer::train_step() {
   fo.training = true;
   fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
   fo.step = static_cast<uint64_t>(step_);
-  ForwardResult r = model_->forward(tape_, batch.tokens, batch.lengths, fo);
-  Var loss = task_loss(tape_, r.logits, batch);
-  const double value = tape_.value(loss).item();
-  ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1,
-             (cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it"));
-  optimizer_->zero_grad();
-  tape_.backward(loss);
+  double value = 0;
+  try {
+    ForwardResult r = model_->forward(tape_, batch.tokens, batch.lengths, fo);
+    Var loss = task_loss(tape_, r.logits, batch);
+    value = tape_.value(loss).item();
+    ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1, hint);
+    optimizer_->zero_grad();
+    tape_.backward(loss);
+  } catch (const Error& e) {
+    tape_.clear();
+    // The tape's --check-numerics scan names the op; the step is ours to add.
+    if (std::string_view(e.what()).starts_with("numerics: non-finite")) fail(e.what(), " at step ", step_ + 1);
+    throw;
+  }
   tape_.clear();
   last_grad_norm_ = clip_grad_norm(params_, cfg_.clip);
   ORDO_CHECK(std::isfinite(last_grad_norm_), "numerics: the gradient norm is ", last_grad_norm_,
-             " at step ", step_ + 1,
-             (cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it"));
-  optimizer_->step(learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps));
+             " at step ", step_ + 1, hint);
+  const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
+  optimizer_->step(lr);
+  // A finite gradient can still overflow a parameter (a huge --lr); stop before that state
+  // reaches a checkpoint.
+  for (const Parameter* p : params_)
+    ORDO_CHECK(all_finite(p->value), "numerics: the update of step ", step_ + 1, " (lr ", lr,
+               ") made parameter ", p->name, " non-finite; lower --lr or set --clip");
   return value;
 }
 
@@ -129,7 +150,12 @@ Checkpoint Trainer::checkpoint() const {
   ck.step = step_;
   ck.config = to_settings(cfg_);
   for (const Parameter* p : params_) ck.params.emplace_back(p->name, p->value.clone());
-  for (auto& [name, value] : optimizer_->state()) ck.optimizer.emplace_back(name, value.clone());
+  for (auto& [name, value] : optimizer_->state()) {
+    // Never write a state a resumed run could not continue from.
+    ORDO_CHECK(all_finite(value), "numerics: optimizer state ", name, " is non-finite at step ", step_,
+               "; not checkpointing it (the last good checkpoint is kept); lower --lr or set --clip");
+    ck.optimizer.emplace_back(name, value.clone());
+  }
   ck.scalars["optimizer_steps"] = static_cast<double>(optimizer_->steps());
   ck.scalars["elapsed_seconds"] = log_.total_wall_seconds;
   // Every random draw of a run is keyed by (seed, step): that pair is the RNG state.

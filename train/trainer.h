@@ -88,6 +88,7 @@ class Trainer {
   const TrainConfig& config() const { return cfg_; }
   const RunLog& log() const { return log_; }
   EncoderModel& model() { return *model_; }
+  Tape& tape() { return tape_; }  // e.g. to turn on op profiling
   const Task& task() const { return *task_; }
   const std::vector<EvalSet>& eval_sets() const { return eval_sets_; }
 
