@@ -15,8 +15,11 @@ OrderTask::OrderTask(const TaskConfig& config) : Task(config) {
   ORDO_CHECK(c.gap >= 0, "order: gap must be >= 0 (0 = random positions), got ", c.gap);
   ORDO_CHECK(c.gap < c.max_len, "order: gap ", c.gap, " does not fit: gap must be < max_len ",
              c.max_len, " (|pos(A) - pos(B)| <= L - 1)");
-  // Lengths that cannot hold the gap are left out of the training range.
-  if (c.gap > 0 && c.gap >= c.min_len) config_.min_len = c.gap + 1;
+  // No silent clamping of the length range: a length L holds a gap g only if L >= g + 1.
+  ORDO_CHECK(c.gap == 0 || c.gap < c.min_len, "order: --gap ", c.gap, " does not fit --min-len ", c.min_len,
+             ": a sequence with |pos(A) - pos(B)| = ", c.gap, " needs length >= ", c.gap + 1,
+             "; set --min-len ", c.gap + 1, " or more (at most --max-len ", c.max_len, "), or --gap below ",
+             c.min_len);
 }
 
 Example OrderTask::example(uint64_t seed, uint64_t index, int64_t length) const {

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "experiments/config_file.h"
+
 namespace ordo::cli {
 
 const std::string& Parsed::option(const std::string& name) const {
@@ -10,10 +12,37 @@ const std::string& Parsed::option(const std::string& name) const {
   return it->second;
 }
 
+namespace {
+
+// One flag of the command line or one line of a --config file, before it is applied.
+struct Assignment {
+  std::string name, value;
+  const Option* own = nullptr;        // the subcommand's option, or
+  const Setting* setting = nullptr;   // a training setting
+};
+
+const Option* find_option(const std::vector<Option>& options, const std::string& name) {
+  for (const Option& o : options)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+void apply(Parsed& p, const Assignment& a) {
+  p.given[a.name] = a.value;
+  if (a.own) {
+    p.options[a.name] = a.own->is_switch ? (parse_bool(a.name, a.value) ? "true" : "false") : a.value;
+  } else {
+    a.setting->set(p.config, a.value);
+  }
+}
+
+}  // namespace
+
 Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& options, bool with_settings,
-             size_t max_positional) {
+             size_t max_positional, const std::string& command) {
   Parsed p;
   for (const Option& o : options) p.options[o.name] = o.fallback;
+  std::vector<Assignment> flags;  // in command-line order
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -33,9 +62,7 @@ Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& op
       name = name.substr(0, eq);
       has_value = true;
     }
-    const Option* own = nullptr;
-    for (const Option& o : options)
-      if (o.name == name) own = &o;
+    const Option* own = find_option(options, name);
     const Setting* setting = with_settings ? find_setting(name) : nullptr;
     if (!own && !setting) {
       std::string known;
@@ -52,15 +79,31 @@ Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& op
         value = args[++i];
       }
     }
-    ORDO_CHECK(!p.given.count(name), "--", name, " given twice");
-    p.given[name] = value;
-    if (own) {
-      if (is_switch) value = parse_bool(name, value) ? "true" : "false";
-      p.options[name] = value;
-    } else {
-      setting->set(p.config, value);
+    for (const Assignment& f : flags) ORDO_CHECK(f.name != name, "--", name, " given twice");
+    flags.push_back(Assignment{name, value, own, setting});
+  }
+  if (p.help) return p;
+
+  // A --config file first, so that the flags given on the command line override it.
+  for (const Assignment& f : flags) {
+    if (f.name != "config" || !f.own) continue;
+    const std::string hint = command.empty() ? "see --help" : "see " + command + " --help";
+    for (const ConfigEntry& e : read_config_file(f.value)) {
+      const Option* own = e.key == "config" ? nullptr : find_option(options, e.key);
+      const Setting* setting = with_settings ? find_setting(e.key) : nullptr;
+      ORDO_CHECK(own || setting, f.value, ":", e.line, ": unknown setting '", e.key,
+                 "' (settings are named as the flags without --; ", hint, ")");
+      bool overridden = false;
+      for (const Assignment& g : flags) overridden = overridden || g.name == e.key;
+      if (overridden) continue;
+      try {
+        apply(p, Assignment{e.key, e.value, own, setting});
+      } catch (const Error& err) {
+        fail(f.value, ":", e.line, ": ", err.what());
+      }
     }
   }
+  for (const Assignment& f : flags) apply(p, f);
   return p;
 }
 

@@ -34,8 +34,11 @@ struct Parsed {
 // with_settings: whether the training settings table applies to this subcommand.
 // `list_settings` names settings that take a comma-separated list here (compare's
 // --tasks/--encodings are its own options instead).
+// An option named "config" (if the subcommand declares one) reads settings from a file
+// (experiments/config_file.h): the file is applied first, the command line's flags override
+// it, and `given` holds both. `command` ("ordo train") is named in the file's errors.
 Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& options, bool with_settings,
-             size_t max_positional = 0);
+             size_t max_positional = 0, const std::string& command = "");
 
 // --help text: usage line, the subcommand's options, then every setting with its default.
 std::string help_text(const std::string& usage, const std::string& description,

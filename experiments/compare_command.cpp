@@ -202,7 +202,9 @@ int cmd_compare(const Args& args) {
   int runs_done = 0, trained = 0;
   const std::string results_path = out + "/results.h5";
   for (GridRun& r : grid) {
-    const std::string tag = "[" + std::to_string(runs_done + 1) + "/" + std::to_string(grid.size()) + "] " + r.label();
+    char head[48];
+    std::snprintf(head, sizeof head, "[%d/%zu] ", runs_done + 1, grid.size());
+    const std::string tag = head + r.label();
     if (r.finished()) {
       records.push_back(RunRecord{r.cfg.task.name, r.cfg.model.encoding, r.cfg.seed, r.ck->log, r.settings});
       ++runs_done;
@@ -279,8 +281,9 @@ int cmd_compare(const Args& args) {
     ORDO_CHECK(f, "cannot write ", tmp);
   });
 
-  if (!plot_problem.empty()) progress.message(plot_problem);
-  if (!rendered.message().empty()) progress.message(rendered.message());
+  // Plotting problems are warnings (the data and scripts are written); shown even with --quiet.
+  for (const std::string& warning : {plot_problem, rendered.message()})
+    if (!warning.empty()) std::fprintf(stderr, "ordo compare: warning: %s\n", warning.c_str());
   if (!quiet) {
     std::string text = "done: " + std::to_string(trained) + " run(s) trained, " +
                        std::to_string(grid.size() - trained) + " skipped, in " + format_duration(grid_seconds) +

@@ -25,8 +25,8 @@ namespace {
 
 // The demo preset: the one place to retune it. Flags of `ordo compare` / `ordo train`.
 const std::vector<std::string>& demo_preset() {
-  static const std::vector<std::string> preset = {"--seeds", "1", "--steps", "150", "--warmup", "15",
-                                                  "--eval-every", "75"};
+  static const std::vector<std::string> preset = {"--seeds", "1", "--steps", "300", "--warmup", "30",
+                                                  "--eval-every", "50"};
   return preset;
 }
 constexpr double kDemoBudgetSeconds = 300;

@@ -28,6 +28,8 @@ const std::vector<cli::Option>& train_options() {
       {"force", "replace a finished or partial run already in --out", "", true},
       {"ckpt-every", "also write checkpoint.h5 every N steps (0 = only at the end)", "0", false},
       {"quiet", "print nothing but errors", "", true},
+      {"config", "read settings from FILE: `key = value` lines, keys named as the flags without --, "
+                 "# comments; flags given here override it", "", false},
   };
   return opts;
 }
@@ -42,6 +44,22 @@ std::string eval_summary(const RunLog& log) {
   return os.str();
 }
 
+// --out must be a directory, or creatable as one: its nearest existing ancestor is a directory.
+void check_output_directory(const std::string& out_dir) {
+  ORDO_CHECK(!out_dir.empty(), "--out must not be empty");
+  std::error_code ec;
+  fs::path dir = fs::absolute(out_dir, ec);
+  ORDO_CHECK(!ec, "--out ", out_dir, ": ", ec.message());
+  if (fs::exists(dir, ec)) {
+    ORDO_CHECK(fs::is_directory(dir, ec), "--out ", out_dir, " exists and is not a directory; name a directory");
+    return;
+  }
+  fs::path parent = dir.parent_path();
+  while (!parent.empty() && !fs::exists(parent, ec) && parent != parent.parent_path()) parent = parent.parent_path();
+  ORDO_CHECK(fs::is_directory(parent, ec), "--out: cannot create ", out_dir, ": ", parent.string(),
+             " is not a directory");
+}
+
 }  // namespace
 
 int cmd_train(const Args& args) {
@@ -51,7 +69,7 @@ int cmd_train(const Args& args) {
   int64_t ckpt_every = 0;
   bool resume = false;
   try {
-    p = cli::parse(args, train_options(), true);
+    p = cli::parse(args, train_options(), true, 0, "ordo train");
     if (p.help) {
       std::printf("%s", cli::help_text("ordo train [flags]",
                                        "Trains one encoder on one synthetic task, evaluating on the training "
@@ -60,11 +78,15 @@ int cmd_train(const Args& args) {
       return 0;
     }
     resume = p.option("resume") == "true";
+    ORDO_CHECK(!resume || p.option("force") != "true",
+               "--resume and --force contradict each other: --resume continues the run in --out, --force "
+               "replaces it; pass one");
     ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
     ORDO_CHECK(ckpt_every >= 0, "--ckpt-every must be >= 0, got ", ckpt_every);
     out_dir = p.has("out") ? p.option("out")
                            : "runs/" + p.config.task.name + "-" + p.config.model.encoding + "-seed" +
                                  std::to_string(p.config.seed);
+    check_output_directory(out_dir);
     const std::string ck_path = out_dir + "/checkpoint.h5";
     std::unique_ptr<Checkpoint> ck;
     TrainConfig cfg = p.config;

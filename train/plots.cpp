@@ -237,7 +237,7 @@ PlotFiles write_heatmap_plot(const std::string& dir, const std::string& stem, co
   write_text(p.dat(), dat.str());
 
   const int n = static_cast<int>(panels.size());
-  const int width = std::min(1600, 40 + 300 * n), height = 320;
+  const int width = n == 1 ? 440 : std::min(1600, 40 + 300 * n), height = n == 1 ? 400 : 320;
   std::ostringstream gp;
   gp << script_head(p, title, width, height)
      << "set multiplot layout 1," << n << " title " << quote(title) << "\n"
@@ -265,8 +265,7 @@ bool gnuplot_available() {
   std::stringstream ss(path);
   std::string entry;
   while (std::getline(ss, entry, ':')) {
-    if (entry.empty()) entry = ".";
-    const std::string candidate = entry + "/gnuplot";
+    const std::string candidate = (entry.empty() ? std::string(".") : entry) + "/gnuplot";  // "" = cwd
     struct stat st {};
     if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
       return true;

@@ -53,7 +53,10 @@ std::string num(double v) {
 
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
   return s;
 }
 
@@ -204,6 +207,20 @@ TrainConfig from_settings(const std::map<std::string, std::string>& values) {
   return cfg;
 }
 
+namespace {
+
+// "1, 2, 3, 5, 6, 10, 15, 30": the head counts that divide d.
+std::string divisors(int64_t d) {
+  std::string s;
+  for (int64_t h = 1; h <= d; ++h)
+    if (d % h == 0) s += (s.empty() ? "" : ", ") + std::to_string(h);
+  return s;
+}
+
+}  // namespace
+
+// Checked here, before the task, model and optimizer are built, so that every message names
+// the flag to change (the library's own checks name their config fields).
 void validate(const TrainConfig& c) {
   ORDO_CHECK(c.steps > 0, "--steps must be positive, got ", c.steps);
   ORDO_CHECK(c.batch_size > 0, "--batch must be positive, got ", c.batch_size);
@@ -220,6 +237,24 @@ void validate(const TrainConfig& c) {
              c.model.posenc.rbf_sigma);
   ORDO_CHECK(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1, "--momentum must be in [0, 1), got ",
              c.optimizer.momentum);
+  ORDO_CHECK(c.optimizer.beta1 >= 0 && c.optimizer.beta1 < 1, "--beta1 must be in [0, 1), got ", c.optimizer.beta1);
+  ORDO_CHECK(c.optimizer.beta2 >= 0 && c.optimizer.beta2 < 1, "--beta2 must be in [0, 1), got ", c.optimizer.beta2);
+  ORDO_CHECK(c.optimizer.eps > 0, "--eps must be positive, got ", c.optimizer.eps);
+  ORDO_CHECK(c.optimizer.weight_decay >= 0, "--weight-decay must be >= 0 (0 = off), got ",
+             c.optimizer.weight_decay);
+
+  const ModelConfig& m = c.model;
+  ORDO_CHECK(m.d_model > 0, "--d-model must be positive, got ", m.d_model);
+  ORDO_CHECK(m.n_heads > 0, "--heads must be positive, got ", m.n_heads);
+  ORDO_CHECK(m.d_model % m.n_heads == 0, "--d-model ", m.d_model, " is not divisible by --heads ", m.n_heads,
+             "; with --d-model ", m.d_model, " accepted --heads: ", divisors(m.d_model));
+  ORDO_CHECK(m.n_layers > 0, "--layers must be positive, got ", m.n_layers);
+  ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
+  ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
+  // Every task is 1-D: fourier2d gets its grid only from --grid-w.
+  ORDO_CHECK(m.encoding != "fourier2d" || m.posenc.grid_w > 0,
+             "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to (t mod W, t div W); the task '",
+             c.task.name, "' is 1-D");
   bool known = false;
   std::string names;
   for (const auto& e : encodings()) {

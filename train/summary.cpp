@@ -33,10 +33,12 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& last_sep = " and ") {
+// "a, b and c"; `sep` between all but the last two, `last_sep` before the last.
+std::string join(const std::vector<std::string>& items, const std::string& last_sep = " and ",
+                 const std::string& sep = ", ") {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? last_sep : ", ";
+    if (i > 0) out += i + 1 == items.size() ? last_sep : sep;
     out += items[i];
   }
   return out;
@@ -210,7 +212,7 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       std::string lens;
       for (size_t i = 0; i < extra.size(); ++i) lens += (i ? ", " : "") + std::to_string(extra[i]);
       out.push_back(name + "extrapolation (accuracy >= " + fixed(th.extrapolates, 2) + " at lengths " + lens +
-                    "): " + join(parts, "; ") + ".");
+                    "): " + join(parts, "; ", "; ") + ".");
     }
     if (std::isfinite(t.chance)) {
       out.push_back(name + (chance.empty() ? std::string("no encoding stays at chance")

@@ -104,9 +104,15 @@ TEST_CASE("order: --gap fixes the distance exactly, positions uniform among thos
   REQUIRE(std::abs(far.a - far.b) == gap);
 }
 
-TEST_CASE("order: a gap at or above min_len raises the training range to gap + 1",
+TEST_CASE("order: a gap at or above min_len is an error naming --gap and --min-len, not a clamp",
           "[data][order]") {
-  OrderTask task(TaskConfig{.name = "order", .gap = 20});
+  using Catch::Matchers::Contains;
+  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order", .gap = 20}),
+                      Contains("--gap 20 does not fit --min-len 8") && Contains("set --min-len 21"));
+  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order", .min_len = 5, .max_len = 32, .gap = 5}),
+                      Contains("--gap 5 does not fit --min-len 5"));
+  // The range is kept exactly as given when the gap fits.
+  OrderTask task(TaskConfig{.name = "order", .min_len = 21, .gap = 20});
   REQUIRE(task.min_len() == 21);
   REQUIRE(task.max_len() == 32);
   for (int i = 0; i < 200; ++i) {
@@ -114,7 +120,7 @@ TEST_CASE("order: a gap at or above min_len raises the training range to gap + 1
     REQUIRE(len >= 21);
     REQUIRE(len <= 32);
   }
-  REQUIRE_THROWS_WITH(task.example(1, 0, 20), Catch::Matchers::Contains("too short"));
+  REQUIRE_THROWS_WITH(task.example(1, 0, 20), Contains("too short"));
 }
 
 TEST_CASE("order: the evaluation twin exchanges A and B and flips the label", "[data][order]") {

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# tests/shell/test_compare.sh: `ordo compare` on a tiny grid writes every artefact with the
+# right layout, refuses to overwrite, resumes by skipping; `ordo analyze` and `ordo
+# inspect-pe` write their files; bad flags exit 2 and write nothing.
+# Usage: bash test_compare.sh <ordo> <ordo_tests>. Needs h5ls (hdf5-tools); PNGs are checked
+# only when gnuplot is installed.
+set -euo pipefail
+ordo=${1:?usage: test_compare.sh <ordo> <ordo_tests>}
+dir=$(mktemp -d /tmp/ordo_compare_XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+fail() { echo "FAIL: $*"; exit 1; }
+command -v h5ls >/dev/null || fail "h5ls not found (apt-get install hdf5-tools)"
+
+model=(--seeds 1 --steps 30 --d-model 16 --heads 2 --layers 1 --d-ff 32 --batch 8 --eval-every 10 --eval-batch 64)
+tiny=(--tasks order,shift --encodings none,rope "${model[@]}")
+out=$dir/grid
+
+# ---- bad input: exit 2, nothing written ----
+expect2() {
+  local rc=0
+  "$ordo" "$@" >"$dir/err.log" 2>&1 || rc=$?
+  [[ $rc -eq 2 ]] || { cat "$dir/err.log"; fail "ordo $* exited $rc, expected 2"; }
+}
+expect2 compare "${model[@]}" --tasks order --encodings none,bogus --out "$out"
+grep -q "unknown name 'bogus'; known: none, sinusoidal" "$dir/err.log" || fail "unknown encoding message"
+expect2 compare "${model[@]}" --encodings rope --tasks order,nope --out "$out"
+expect2 compare --seeds 0 --out "$out"
+expect2 compare "${tiny[@]}" --out "$out" --heads 3          # 16 not divisible by 3: caught before DIR
+expect2 compare "${tiny[@]}" --out "$out" --task order
+expect2 compare "${tiny[@]}" --out "$out" --no-such-flag 1
+[[ ! -e $out ]] || fail "bad input created $out"
+
+# ---- the grid ----
+"$ordo" compare "${tiny[@]}" --out "$out" --quiet || fail "compare exited $?"
+[[ -s $out/results.h5 && -s $out/summary.md ]] || fail "results.h5 or summary.md missing"
+layout=$(h5ls -r "$out/results.h5")
+for task in order shift; do
+  for enc in none rope; do
+    for want in "/runs/$task/$enc/seed0/train_loss" "/runs/$task/$enc/seed0/step" \
+                "/runs/$task/$enc/seed0/eval/train/acc" "/runs/$task/$enc/seed0/wall_time"; do
+      grep -q "^$want " <<<"$layout" || { echo "$layout"; fail "results.h5 lacks $want"; }
+    done
+    [[ -s $out/checkpoints/$task/$enc/seed0.h5 ]] || fail "checkpoint $task/$enc missing"
+  done
+  for kind in curves lengths; do
+    for ext in dat gp; do [[ -s $out/plots/${task}_$kind.$ext ]] || fail "plots/${task}_$kind.$ext missing"; done
+    if command -v gnuplot >/dev/null; then
+      [[ -s $out/plots/${task}_$kind.png ]] || fail "plots/${task}_$kind.png missing (gnuplot is installed)"
+    fi
+  done
+done
+grep -q '^/runs/order/rope/seed0/eval/64/acc ' <<<"$layout" || fail "no 2x evaluation in results.h5"
+for want in '^## order' '^## shift' '^| none |' '^| rope |' '^## Findings' '^- \*\*order\*\*: ' 'stay.* at chance'; do
+  grep -q "$want" "$out/summary.md" || { cat "$out/summary.md"; fail "summary.md lacks $want"; }
+done
+[[ $(grep -c '^| none |' "$out/summary.md") -eq 2 ]] || fail "expected one 'none' row per task"
+
+# ---- no silent overwrite; --resume skips ----
+snapshot() { (cd "$out" && find . -type f | sort | xargs md5sum); }
+before=$(snapshot)
+expect2 compare "${tiny[@]}" --out "$out"
+grep -q "already holds files; pass --resume" "$dir/err.log" || fail "overwrite refusal message"
+[[ "$(snapshot)" == "$before" ]] || fail "a refused rerun changed $out"
+expect2 compare "${tiny[@]}" --out "$out" --resume --steps 40   # other settings: refused
+grep -q "steps" "$dir/err.log" || fail "settings mismatch message should name --steps"
+[[ "$(snapshot)" == "$before" ]] || fail "a refused --resume changed $out"
+resume_log=$("$ordo" compare "${tiny[@]}" --out "$out" --resume) || fail "--resume exited $?"
+[[ $(grep -c "finished earlier, skipped" <<<"$resume_log") -eq 4 ]] || { echo "$resume_log"; fail "--resume did not skip 4 runs"; }
+grep -q "0 run(s) trained, 4 skipped" <<<"$resume_log" || fail "--resume summary line"
+[[ $(h5ls -r "$out/results.h5" | grep -c '/seed0 *Group') -eq 4 ]] || fail "results.h5 after --resume lacks runs"
+
+# ---- analyze ----
+ck=$out/checkpoints/order/rope/seed0.h5
+table=$("$ordo" analyze --checkpoint "$ck" --len 16 --batch 4 --out "$dir/an") || fail "analyze exited $?"
+grep -q '| layer | head | entropy | span mean | span max | mean distance |' <<<"$table" || { echo "$table"; fail "analyze table"; }
+[[ $(grep -c '^| 0 | [01] |' <<<"$table") -eq 2 ]] || { echo "$table"; fail "analyze: one row per head expected"; }
+an=$(h5ls -r "$dir/an/analysis.h5")
+for want in '/layer0/attention .*{4, 2, 16, 16}' '/layer0/entropy ' '/layer0/span_mean ' '/layer0/span_max ' \
+            '/layer0/distance ' '/tokens '; do
+  grep -q "^$want" <<<"$an" || { echo "$an"; fail "analysis.h5 lacks $want"; }
+done
+[[ -s $dir/an/layer0_attention.gp && -s $dir/an/layer0_attention.dat ]] || fail "analyze heatmap files"
+expect2 analyze --checkpoint "$dir/none.h5"
+expect2 analyze --checkpoint "$ck" --task shift
+expect2 analyze --checkpoint "$ck" --len 1
+
+# ---- inspect-pe ----
+"$ordo" inspect-pe sinusoidal --len 16 --d 8 --out "$dir/pe" --quiet || fail "inspect-pe exited $?"
+[[ -s $dir/pe/similarity.dat && -s $dir/pe/similarity.gp ]] || fail "inspect-pe files"
+[[ $(awk 'NR == 3 { print $1 }' "$dir/pe/similarity.dat") == 4 ]] || fail "sinusoidal S(0,0) should be d/2 = 4"
+"$ordo" inspect-pe rope --len 16 --d 8 --heads 2 --out "$dir/pe-rope" --quiet || fail "inspect-pe rope"
+# Without gnuplot: a clear message, data and script still written, exit 0.
+PATH=/nonexistent "$ordo" inspect-pe alibi --len 8 --d 8 --heads 2 --out "$dir/pe-nognu" --quiet 2>"$dir/nognu.log" ||
+  fail "inspect-pe without gnuplot exited $?"
+grep -q "gnuplot not found on PATH" "$dir/nognu.log" || fail "no message when gnuplot is missing"
+[[ -s $dir/pe-nognu/similarity.dat && -s $dir/pe-nognu/similarity.gp && ! -e $dir/pe-nognu/similarity.png ]] ||
+  fail "without gnuplot: .dat and .gp expected, no .png"
+expect2 inspect-pe bogus --len 16 --d 8 --out "$dir/pe-bad"
+expect2 inspect-pe rope --len 16 --d 6 --heads 2 --out "$dir/pe-bad"   # odd head width
+[[ ! -e $dir/pe-bad ]] || fail "bad inspect-pe input created its directory"
+echo "compare/analyze/inspect-pe: ok"

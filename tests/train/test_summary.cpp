@@ -1,0 +1,179 @@
+// tests/train/test_summary.cpp: aggregation over seeds, findings computed from the numbers
+// (changing the fixture changes them), and the summary table.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "train/summary.h"
+
+using namespace ordo;
+
+namespace {
+
+// A run whose training-range accuracy curve is `train_curve` (evaluated every 100 steps) and
+// whose final accuracies at 64 and 128 are `at64`, `at128`.
+RunRecord run(const std::string& enc, uint64_t seed, std::vector<double> train_curve, double at64, double at128,
+              double wall) {
+  RunRecord r;
+  r.task = "order";
+  r.encoding = enc;
+  r.seed = seed;
+  r.settings = {{"min-len", "8"}, {"max-len", "32"}, {"vocab", "8"}};
+  const int64_t steps = 100 * static_cast<int64_t>(train_curve.size() - 1);
+  for (int64_t s = 1; s <= steps; ++s) {
+    r.log.step.push_back(s);
+    r.log.train_loss.push_back(1.0 / s);
+    r.log.lr.push_back(1e-3);
+    r.log.wall_time.push_back(0.01 * s);
+  }
+  for (size_t i = 0; i < train_curve.size(); ++i) r.log.eval[0].push_back(EvalPoint{100 * int64_t(i), train_curve[i]});
+  r.log.eval[64].push_back(EvalPoint{steps, at64});
+  r.log.eval[128].push_back(EvalPoint{steps, at128});
+  r.log.total_wall_seconds = wall;
+  return r;
+}
+
+// none: chance; rope: solves, extrapolates to 2x only; alibi: solves first, extrapolates to 4x.
+std::vector<RunRecord> fixture() {
+  return {
+      run("none", 0, {0.5, 0.5, 0.5, 0.5}, 0.5, 0.5, 10),
+      run("none", 1, {0.5, 0.5, 0.49, 0.51}, 0.5, 0.5, 12),
+      run("rope", 0, {0.5, 0.8, 0.995, 1.0}, 0.96, 0.6, 11),
+      run("rope", 1, {0.5, 0.7, 0.9, 0.998}, 0.94, 0.62, 11),
+      run("alibi", 0, {0.5, 0.991, 0.999, 0.999}, 0.97, 0.93, 9),
+      run("alibi", 1, {0.5, 0.992, 0.998, 0.997}, 0.97, 0.95, 9),
+  };
+}
+
+bool has(const std::vector<std::string>& notes, const std::string& text) {
+  return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+std::string joined(const std::vector<std::string>& notes) {
+  std::string s;
+  for (const auto& n : notes) s += n + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("summary: aggregates over seeds", "[compare]") {
+  const auto tasks = summarize(fixture());
+  REQUIRE(tasks.size() == 1);
+  const TaskSummary& t = tasks[0];
+  CHECK(t.task == "order");
+  CHECK(t.min_len == 8);
+  CHECK(t.max_len == 32);
+  CHECK(t.chance == 0.5);
+  CHECK(t.lengths == std::vector<int64_t>{0, 64, 128});
+  REQUIRE(t.rows.size() == 3);
+  CHECK(t.rows[0].encoding == "none");
+  const EncodingSummary& rope = t.rows[1];
+  CHECK(rope.seeds == 2);
+  CHECK(rope.acc.at(0).mean == Approx(0.999));
+  CHECK(rope.acc.at(64).mean == Approx(0.95));
+  CHECK(rope.acc.at(64).spread() == Approx(0.01));
+  CHECK(rope.seeds_solved == 2);
+  CHECK(rope.first_solved_step.mean == Approx(250));  // steps 200 and 300
+  CHECK(rope.first_solved_step.min == 200);
+  CHECK(t.rows[0].seeds_solved == 0);
+  CHECK(t.rows[0].wall_seconds.mean == Approx(11));
+  CHECK(t.rows[0].wall_seconds.spread() == Approx(1));
+}
+
+TEST_CASE("summary: findings follow the numbers", "[compare]") {
+  auto notes = findings(summarize(fixture()));
+  INFO(joined(notes));
+  CHECK(has(notes, "solved (accuracy >= 0.99 on the training lengths) by rope and alibi; not by none."));
+  CHECK(has(notes, "up to 4x (128): alibi; only up to 2x (64): rope; not beyond the training lengths: none."));
+  CHECK(has(notes, "none stays at chance (within 0.02 of 0.500"));
+  CHECK(has(notes, "fastest to 0.99: alibi (step 100"));
+
+  SECTION("alibi no longer extrapolates to 4x when its 128 accuracy drops") {
+    auto runs = fixture();
+    for (auto& r : runs)
+      if (r.encoding == "alibi") r.log.eval[128].back().acc = 0.5;
+    notes = findings(summarize(runs));
+    INFO(joined(notes));
+    CHECK(has(notes, "only up to 2x (64): rope and alibi"));
+    CHECK_FALSE(has(notes, "up to 4x"));
+  }
+  SECTION("none leaves chance when it learns something") {
+    auto runs = fixture();
+    for (auto& r : runs)
+      if (r.encoding == "none") r.log.eval[0].back().acc = 0.7;
+    notes = findings(summarize(runs));
+    INFO(joined(notes));
+    CHECK(has(notes, "no encoding stays at chance"));
+  }
+  SECTION("one rope seed never reaching 0.99 makes alibi the only fastest candidate and rope unsolved") {
+    auto runs = fixture();
+    runs[3].log.eval[0] = {EvalPoint{0, 0.5}, EvalPoint{100, 0.6}, EvalPoint{200, 0.7}, EvalPoint{300, 0.8}};
+    const auto tasks = summarize(runs);
+    CHECK(tasks[0].rows[1].seeds_solved == 1);
+    CHECK(render_task_table(tasks[0]).find("200 (1/2 seeds)") != std::string::npos);
+    notes = findings(tasks);
+    INFO(joined(notes));
+    CHECK(has(notes, "by alibi; not by none or rope."));
+  }
+  SECTION("a stricter threshold changes who solves it") {
+    FindingThresholds th;
+    th.solved = 0.9999;
+    notes = findings(summarize(fixture()), th);
+    INFO(joined(notes));
+    CHECK(has(notes, "no encoding solves it (accuracy >= 1.00 on the training lengths); best: rope at 0.999."));
+  }
+}
+
+TEST_CASE("summary: findings across tasks", "[compare]") {
+  auto runs = fixture();
+  for (RunRecord r : fixture()) {
+    r.task = "shift";
+    if (r.encoding == "rope") r.log.eval[0].back().acc = 0.8;
+    runs.push_back(r);
+  }
+  const auto notes = findings(summarize(runs));
+  INFO(joined(notes));
+  CHECK(has(notes, "**all tasks**: alibi solves all 2 tasks."));
+  CHECK(has(notes, "**shift**: solved (accuracy >= 0.99 on the training lengths) by alibi; not by none or rope."));
+}
+
+TEST_CASE("summary: table and markdown", "[compare]") {
+  const auto tasks = summarize(fixture());
+  const std::string table = render_task_table(tasks[0]);
+  INFO(table);
+  CHECK(table.find("| encoding | acc train (8-32) | acc 2x (64) | acc 4x (128) | first step >= 0.99 | wall s |") == 0);
+  CHECK(table.find("| none | 0.505 ± 0.005 | 0.500 ± 0.000 | 0.500 ± 0.000 | never | 11.0 ± 1.0 |") !=
+        std::string::npos);
+  CHECK(table.find("| rope | 0.999 ± 0.001 | 0.950 ± 0.010 | 0.610 ± 0.010 | 250 ± 50 | 11.0 ± 0.0 |") !=
+        std::string::npos);
+  CHECK(std::count(table.begin(), table.end(), '\n') == 5);  // header, alignment, 3 rows
+
+  const std::string md = render_summary_markdown(tasks, findings(tasks), "Grid: test.",
+                                                 {{"order", {"plots/order_curves.png"}}});
+  CHECK(md.find("## order (chance 0.500)") != std::string::npos);
+  CHECK(md.find("Grid: test.") != std::string::npos);
+  CHECK(md.find("![order](plots/order_curves.png)") != std::string::npos);
+  CHECK(md.find("## Findings") != std::string::npos);
+  CHECK(md.find("\n- **order**: solved") != std::string::npos);
+}
+
+TEST_CASE("summary: chance levels and labels", "[compare]") {
+  CHECK(chance_level("order", {}) == 0.5);
+  CHECK(chance_level("shift", {}) == 0.5);
+  CHECK(chance_level("periodic", {}) == 0.125);
+  CHECK(chance_level("periodic", {{"target", "complete"}, {"vocab", "10"}}) == Approx(0.1));
+  CHECK(chance_level("periodic", {{"target", "period"}, {"p-min", "2"}, {"p-max", "5"}}) == Approx(0.25));
+  CHECK(std::isnan(chance_level("copy", {})));
+  TaskSummary t;
+  t.min_len = 16;
+  t.max_len = 64;
+  CHECK(length_label(t, 0) == "train (16-64)");
+  CHECK(length_label(t, 128) == "2x (128)");
+  CHECK(length_label(t, 100) == "100");
+  Stat one;
+  one.add_all({0.25});
+  CHECK(format_stat(one) == "0.250");
+  CHECK(format_stat(Stat{}) == "-");
+}
