@@ -12,21 +12,14 @@
 #include "train/checkpoint.h"
 #include "train/hdf5.h"
 
+#include "tests/train/temp_dir.h"
+
 using namespace ordo;
 using Catch::Contains;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/ordo_ckpt_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return path + "/" + name; }
-};
+using ordo::testing::TempDir;
 
 // Random bit patterns (NaN payloads, denormals, -0 included) from a fixed seed.
 TensorF32 random_tensor(const Shape& shape, uint64_t stream) {

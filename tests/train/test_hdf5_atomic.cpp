@@ -10,21 +10,14 @@
 #include "train/atomic_file.h"
 #include "train/hdf5.h"
 
+#include "tests/train/temp_dir.h"
+
 using namespace ordo;
 using Catch::Contains;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/ordo_atomic_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return path + "/" + name; }
-};
+using ordo::testing::TempDir;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -8,21 +8,14 @@
 
 #include "train/run_log.h"
 
+#include "tests/train/temp_dir.h"
+
 using namespace ordo;
 using Catch::Contains;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/ordo_runlog_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return path + "/" + name; }
-};
+using ordo::testing::TempDir;
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 

@@ -13,22 +13,15 @@
 
 #include "train/hdf5.h"
 
+#include "tests/train/temp_dir.h"
+
 using namespace ordo;
 using Catch::Contains;
 
 namespace {
 
 // A fresh directory under /tmp, removed at the end of the test.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/ordo_hdf5_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return path + "/" + name; }
-};
+using ordo::testing::TempDir;
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
