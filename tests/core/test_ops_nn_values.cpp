@@ -300,7 +300,7 @@ TEST_CASE("dropout keeps ~(1-p) of the elements and scales them by 1/(1-p)", "[o
   }
 }
 
-TEST_CASE("dropout mask: element i is Philox(seed, stream, i/4) word i%4; same seed same mask, "
+TEST_CASE("dropout mask: element i is Philox(seed, stream, i/4) word i%4, same seed same mask, "
           "another stream or seed another mask",
           "[ops][dropout]") {
   const int64_t n = 40000;
@@ -328,7 +328,7 @@ TEST_CASE("dropout mask: element i is Philox(seed, stream, i/4) word i%4; same s
   }
 }
 
-TEST_CASE("dropout p = 0 is the identity (no node); p outside 0 <= p < 1 is an error", "[ops][dropout]") {
+TEST_CASE("dropout p = 0 is the identity (no node), p outside 0 to 1 is an error", "[ops][dropout]") {
   Tape t;
   Var x = t.input(Tensor::full({3}, 1));
   const size_t nodes = t.size();

@@ -7,7 +7,7 @@
 
 using namespace ordo;
 
-TEST_CASE("AdamW's first steps match the formula; decay only on rank >= 2", "[train][optimizer]") {
+TEST_CASE("AdamW first steps match the formula, with decay only on rank 2 and up", "[train][optimizer]") {
   Parameter w("w", Tensor::from(Shape{1, 2}, {1.0f, -2.0f}));
   Parameter b("b", Tensor::from(Shape{2}, {0.5f, 0.5f}));
   OptimizerConfig cfg;  // adamw, wd 0.01
@@ -16,10 +16,10 @@ TEST_CASE("AdamW's first steps match the formula; decay only on rank >= 2", "[tr
   b.grad = Tensor::from(Shape{2}, {0.2f, 0.0f});
   opt->step(0.1);
   // Step 1: m_hat = g, v_hat = g^2, so the update is lr * g / (|g| + eps) = lr * sign(g).
-  CHECK(w.value[0] == Approx(1.0 * (1 - 0.1 * 0.01) - 0.1).epsilon(1e-6));
-  CHECK(w.value[1] == Approx(-2.0 * (1 - 0.1 * 0.01) + 0.1).epsilon(1e-6));
-  CHECK(b.value[0] == Approx(0.5 - 0.1).epsilon(1e-6));  // no decay on a bias
-  CHECK(b.value[1] == Approx(0.5).epsilon(1e-6));        // zero gradient, no decay: unchanged
+  CHECK(w.value[0] == Approx(1.0 * (1 - 0.1 * 0.01) - 0.1).epsilon(1e-5));
+  CHECK(w.value[1] == Approx(-2.0 * (1 - 0.1 * 0.01) + 0.1).epsilon(1e-5));
+  CHECK(b.value[0] == Approx(0.5 - 0.1).epsilon(1e-5));  // no decay on a bias
+  CHECK(b.value[1] == Approx(0.5).epsilon(1e-5));        // zero gradient, no decay: unchanged
   // Step 2 with the same gradient: still lr * sign(g) after bias correction.
   opt->step(0.1);
   CHECK(b.value[0] == Approx(0.3).epsilon(1e-5));
