@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -165,7 +166,8 @@ void run(const Prim& p, const float* a, const float* b, float* c) {
 // Row blocks and reduction chunks depend on the shape only.
 int64_t row_block(int64_t m) { return std::max<int64_t>(32, (((m + 7) / 8) + 7) / 8 * 8); }
 constexpr int64_t kChunkK = 1024;
-bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 8 * std::max(g.M, g.N); }
+constexpr int64_t kTileM = 256, kTileN = 512;
+bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 2 * std::max(g.M, g.N); }
 
 }  // namespace
 
@@ -177,7 +179,19 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       for (int64_t bi = 0; bi < g.batch; ++bi) std::fill(c + bi * g.stride_c, c + bi * g.stride_c + g.M * g.N, 0.0f);
     return;
   }
-  const int64_t lda = g.trans_a ? g.M : g.K, ldb = g.trans_b ? g.K : g.N, ldc = g.N;
+  int64_t lda = g.trans_a ? g.M : g.K;
+  const int64_t ldb = g.trans_b ? g.K : g.N, ldc = g.N;
+  // A transposed A whose rows are a multiple of 4 KiB apart runs at half speed in oneDNN
+  // (its columns alias in the cache sets): repack it once with padded rows.
+  Tensor a_padded;
+  if (g.trans_a && g.batch == 1 && lda % 1024 == 0) {
+    const int64_t padded = lda + 16;
+    a_padded = Tensor::empty(Shape{g.K, padded});
+    Real* dst = a_padded.data();
+    parallel_for(g.K, lda, [&](int64_t r) { std::memcpy(dst + r * padded, a + r * lda, sizeof(Real) * lda); });
+    a = dst;
+    lda = padded;
+  }
   auto key = [&](int64_t batch, int64_t m, int64_t k, bool acc, bool b_broadcast) {
     // When A is transposed its leading dimension is the full M even for a row block.
     return Key{batch, m, g.N, k, lda, ldb, ldc, g.trans_a, g.trans_b, acc, b_broadcast, g.alpha};
@@ -207,19 +221,28 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   }
 
   if (split_k(g)) {
-    // A long reduction: fixed chunks of K into partial products, summed in chunk order.
+    // A long reduction (weight gradients): fixed chunks of K into partial products, summed
+    // in chunk order. Each chunk's output is also tiled (at most kTileM x kTileN): oneDNN's
+    // single-threaded kernel runs at half speed on a transposed A with a larger output.
     const int64_t chunks = (g.K + kChunkK - 1) / kChunkK;
-    const int64_t last_k = g.K - kChunkK * (chunks - 1);
-    const Prim& full = cache.get(key(1, g.M, kChunkK, false, false));
-    const Prim& tail = cache.get(key(1, g.M, last_k, false, false));
+    const int64_t mb = std::min(g.M, kTileM), nb = std::min(g.N, kTileN);
+    const int64_t mblocks = (g.M + mb - 1) / mb, nblocks = (g.N + nb - 1) / nb;
+    auto tile_key = [&](int64_t ci, int64_t bi, int64_t bj) {
+      const int64_t k = ci == chunks - 1 ? g.K - kChunkK * (chunks - 1) : kChunkK;
+      const int64_t m = bi == mblocks - 1 ? g.M - mb * (mblocks - 1) : mb;
+      const int64_t n = bj == nblocks - 1 ? g.N - nb * (nblocks - 1) : nb;
+      return Key{1, m, n, k, lda, ldb, ldc, g.trans_a, g.trans_b, false, false, g.alpha};
+    };
     Tensor partial = Tensor::empty(Shape{chunks, g.M, g.N});
     Real* pp = partial.data();
+    const int64_t tiles = chunks * mblocks * nblocks;
 #pragma omp parallel for schedule(static)
-    for (int64_t ci = 0; ci < chunks; ++ci) {
-      const int64_t k0 = ci * kChunkK;
-      const float* a0 = g.trans_a ? a + k0 * lda : a + k0;
-      const float* b0 = g.trans_b ? b + k0 : b + k0 * ldb;
-      run(ci == chunks - 1 ? tail : full, a0, b0, pp + ci * g.M * g.N);
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t ci = t / (mblocks * nblocks), bi = t / nblocks % mblocks, bj = t % nblocks;
+      const int64_t k0 = ci * kChunkK, m0 = bi * mb, n0 = bj * nb;
+      const float* a0 = g.trans_a ? a + k0 * lda + m0 : a + m0 * lda + k0;
+      const float* b0 = g.trans_b ? b + n0 * ldb + k0 : b + k0 * ldb + n0;
+      run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0);
     }
     const int64_t mn = g.M * g.N;
     parallel_for((mn + 255) / 256, 256 * chunks, [&](int64_t blk) {

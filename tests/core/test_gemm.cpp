@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include <omp.h>
+
 #include "core/gemm.h"
 #include "core/rng.h"
 
@@ -30,7 +32,10 @@ TEST_CASE("gemm equals the reference loop on odd shapes, transposes, batches and
   struct Case { int64_t batch, M, N, K; };
   const Case cases[] = {{1, 1, 1, 1},   {1, 7, 5, 3},    {1, 33, 17, 65},  {1, 130, 64, 64},
                         {1, 3, 3, 5000}, {1, 64, 64, 4096}, {5, 9, 11, 13}, {17, 16, 64, 16},
-                        {3, 1, 7, 1}};
+                        {3, 1, 7, 1},
+                        // Split-K tiles with tails in M, N and K; a 4 KiB-strided transposed A
+                        // (repacked), on the split-K and on the row-block path.
+                        {1, 300, 600, 2500}, {1, 1024, 40, 2100}, {1, 1024, 24, 100}};
   uint64_t stream = 0;
   for (const Case& c : cases)
     for (int ta = 0; ta < 2; ++ta)
@@ -53,12 +58,22 @@ TEST_CASE("gemm equals the reference loop on odd shapes, transposes, batches and
           }
 }
 
-TEST_CASE("gemm gives the same bits on repeated calls", "[core][gemm]") {
-  GemmArgs g;
-  g.M = 64, g.N = 64, g.K = 8192, g.trans_a = true;
-  auto a = random_values(g.M * g.K, 1), b = random_values(g.K * g.N, 2);
-  std::vector<Real> c1(g.M * g.N), c2(g.M * g.N);
-  gemm(g, a.data(), b.data(), c1.data());
-  gemm(g, a.data(), b.data(), c2.data());
-  REQUIRE(c1 == c2);
+TEST_CASE("gemm gives the same bits on repeated calls and for 1 or 2 threads", "[core][gemm]") {
+  struct Case { int64_t M, N, K; };
+  for (const Case c : {Case{64, 64, 8192}, Case{300, 600, 2500}, Case{1024, 40, 2100}}) {
+    GemmArgs g;
+    g.M = c.M, g.N = c.N, g.K = c.K, g.trans_a = true;
+    auto a = random_values(g.M * g.K, 1), b = random_values(g.K * g.N, 2);
+    std::vector<Real> c1(g.M * g.N), c2(g.M * g.N), c3(g.M * g.N);
+    const int previous = omp_get_max_threads();
+    omp_set_num_threads(1);
+    gemm(g, a.data(), b.data(), c1.data());
+    omp_set_num_threads(2);
+    gemm(g, a.data(), b.data(), c2.data());
+    gemm(g, a.data(), b.data(), c3.data());
+    omp_set_num_threads(previous);
+    INFO("M " << c.M << " N " << c.N << " K " << c.K);
+    REQUIRE(c1 == c2);
+    REQUIRE(c2 == c3);
+  }
 }
