@@ -31,6 +31,9 @@ Shape broadcast_shape(const char* op, const Shape& a, const Shape& b);
 // dims, or a 2-D b shared by the whole batch. trans_a / trans_b transpose the last two
 // axes of a / b (by strides, no copy).
 Var matmul(Tape& t, Var a, Var b, bool trans_a = false, bool trans_b = false);
+// y = x w + b: x (..., K), w (K, N), b (N) -> (..., N). One op, so the bias costs neither
+// an extra activation nor an extra pass over the output.
+Var linear(Tape& t, Var x, Var w, Var b);
 
 // ---- reductions (core/ops/reduce.cpp) --------------------------------------------------
 Var sum(Tape& t, Var a);        // all elements -> scalar

@@ -1,6 +1,9 @@
 // core/tape.cpp: the Wengert list.
 #include "core/tape.h"
 
+#include <algorithm>
+#include "core/parallel.h"
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -91,6 +94,34 @@ Tensor& Tape::grad(Var v) {
   if (n.param) return n.param->grad;
   if (!n.grad.defined()) n.grad = Tensor::zeros(n.value.shape());
   return n.grad;
+}
+
+Tensor& Tape::grad_to_write(Var v, bool& fresh) {
+  Node& n = node(v);
+  if (n.param) {
+    fresh = false;
+    return n.param->grad;
+  }
+  fresh = !n.grad.defined();
+  if (fresh) n.grad = Tensor::empty(n.value.shape());
+  return n.grad;
+}
+
+void Tape::give_grad(Var v, Tensor g) {
+  Node& n = node(v);
+  check_same_shape("give_grad", n.value.shape(), g.shape());
+  if (!n.param && !n.grad.defined()) {
+    n.grad = std::move(g);
+    return;
+  }
+  Real* dst = grad(v).data();
+  const Real* src = g.data();
+  const int64_t count = g.numel();
+  parallel_for((count + 4095) / 4096, 4096, [&](int64_t c) {
+    const int64_t i1 = std::min(count, (c + 1) * 4096);
+#pragma omp simd
+    for (int64_t i = c * 4096; i < i1; ++i) dst[i] += src[i];
+  });
 }
 
 bool Tape::needs_grad(Var v) const { return node(v).requires_grad; }

@@ -66,6 +66,13 @@ class Tape {
   const Shape& shape(Var v) const { return value(v).shape(); }
   // The gradient buffer of v, allocated as zeros on first use. Backward closures add to it.
   Tensor& grad(Var v);
+  // The gradient buffer of v for a backward that writes every element of it. When `fresh`
+  // comes back true nothing has been accumulated yet and the buffer is uninitialised: the
+  // op must store its values, not add them. (Zero-filling every activation's gradient was
+  // 8% of a tiny training step.) A parameter's gradient is never fresh.
+  Tensor& grad_to_write(Var v, bool& fresh);
+  // Makes `g` (a buffer the caller gives up) v's gradient when v has none yet, else adds it.
+  void give_grad(Var v, Tensor g);
   bool needs_grad(Var v) const;
 
   // Seeds d(loss)/d(loss) = 1 and runs every recorded closure in reverse order. `loss`

@@ -14,8 +14,8 @@ Linear::Linear(std::string n, int64_t in, int64_t out, uint64_t seed, double ini
 }
 
 Var Linear::forward(Tape& t, Var x) {
-  Var y = matmul(t, x, t.param(weight));  // (..., in) x (in, out)
-  return with_bias ? add(t, y, t.param(bias)) : y;
+  if (with_bias) return linear(t, x, t.param(weight), t.param(bias));  // x W + b, one op
+  return matmul(t, x, t.param(weight));                                 // (..., in) x (in, out)
 }
 
 void Linear::collect_parameters(std::vector<Parameter*>& out) {

@@ -119,10 +119,11 @@ void forward_kernel(const BroadcastPlan& p, const Real* a, const Real* b, Real* 
 }
 
 // dx += reduce_to_x(g(dout, a, b)) where x is a (which == 0) or b (which == 1) and
-// g(d, av, bv) is d times the partial derivative of f with respect to x.
+// g(d, av, bv) is d times the partial derivative of f with respect to x. A fresh dx
+// (uninitialised, see Tape::grad_to_write) is overwritten instead.
 template <class G>
 void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const Real* a,
-                     const Real* b, Real* dx, G g) {
+                     const Real* b, Real* dx, bool fresh, G g) {
   if (p.numel == 0) return;
   const auto& sx = which == 0 ? p.sa : p.sb;
   const int last = p.rank - 1;
@@ -146,12 +147,18 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
         const Real* ap = a + o.a;
         const Real* bp = b + o.b;
         Real* xp = dx + o.out;
+        if (fresh) {
 #pragma omp simd
-        for (int64_t j = j0; j < j1; ++j) xp[j] += g(dp[j], ap[j * SA], bp[j * SB]);
+          for (int64_t j = j0; j < j1; ++j) xp[j] = g(dp[j], ap[j * SA], bp[j * SB]);
+        } else {
+#pragma omp simd
+          for (int64_t j = j0; j < j1; ++j) xp[j] += g(dp[j], ap[j * SA], bp[j * SB]);
+        }
       });
     });
     return;
   }
+  if (fresh) std::fill(dx, dx + kept_count * (inner_kept ? inner : 1), Real(0));
   const int64_t seg = inner_kept ? inner : 1;  // x elements per kept index
   const int64_t chunk_rows = std::max<int64_t>(1, kReduceChunk / std::max<int64_t>(inner, 1));
   const int64_t n_chunks = (reduced_count + chunk_rows - 1) / chunk_rows;
@@ -221,8 +228,15 @@ Var binary(Tape& t, const char* op, Var a, Var b, F f, Da da, Db db) {
   return t.push(op, std::move(out), [a, b, p, da, db](Tape& t, const Tensor& dout) {
     const Real* Ad = t.value(a).data();
     const Real* Bd = t.value(b).data();
-    if (t.needs_grad(a)) backward_kernel(p, 0, dout.data(), Ad, Bd, t.grad(a).data(), da);
-    if (t.needs_grad(b)) backward_kernel(p, 1, dout.data(), Ad, Bd, t.grad(b).data(), db);
+    bool fresh = false;
+    if (t.needs_grad(a)) {
+      Real* dx = t.grad_to_write(a, fresh).data();
+      backward_kernel(p, 0, dout.data(), Ad, Bd, dx, fresh, da);
+    }
+    if (t.needs_grad(b)) {
+      Real* dx = t.grad_to_write(b, fresh).data();
+      backward_kernel(p, 1, dout.data(), Ad, Bd, dx, fresh, db);
+    }
   }, {a, b});
 }
 
@@ -277,12 +291,18 @@ Var scale(Tape& t, Var a, Real s) {
   }
   return t.push("scale", std::move(out), [a, s, n, nc](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
-    Real* da = t.grad(a).data();
+    bool fresh = false;
+    Real* da = t.grad_to_write(a, fresh).data();
     const Real* d = dout.data();
     parallel_for(nc, kChunk, [&](int64_t c) {
       const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
+      if (fresh) {
 #pragma omp simd
-      for (int64_t i = i0; i < i1; ++i) da[i] += s * d[i];
+        for (int64_t i = i0; i < i1; ++i) da[i] = s * d[i];
+      } else {
+#pragma omp simd
+        for (int64_t i = i0; i < i1; ++i) da[i] += s * d[i];
+      }
     });
   }, {a});
 }

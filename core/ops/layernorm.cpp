@@ -74,7 +74,8 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
     const Real* dy = dY.data();              // (rows, d)
     const Real* mean_d = mean.data();
     const Real* rstd_d = rstd.data();
-    Real* dx = want_x ? t.grad(x).data() : nullptr;  // (rows, d)
+    bool fresh = false;
+    Real* dx = want_x ? t.grad_to_write(x, fresh).data() : nullptr;  // (rows, d)
     const int64_t chunks = (rows + kChunkRows - 1) / kChunkRows;
     // Per-chunk partial column sums: (chunks, d) each, filled by one iteration per chunk.
     std::vector<double> dgamma_part(want_g ? chunks * d : 0), dbeta_part(want_b ? chunks * d : 0);
@@ -102,7 +103,8 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
         for (int64_t j = 0; j < d; ++j) {
           const double xhat = (xr[j] - m) * s;
           const double dnorm = static_cast<double>(dyr[j]) * g[j];
-          dxr[j] += static_cast<Real>(s * (dnorm - dnorm_mean - xhat * dnorm_xhat_mean));
+          const Real v = static_cast<Real>(s * (dnorm - dnorm_mean - xhat * dnorm_xhat_mean));
+          dxr[j] = fresh ? v : dxr[j] + v;
         }
       }
     });

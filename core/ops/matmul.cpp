@@ -3,9 +3,16 @@
 //   C = op(A) op(B)
 //   dA = dC op(B)^T      (stored transposed when trans_a: dA^T = op(B) dC^T)
 //   dB = op(A)^T dC      (stored transposed when trans_b: dB^T = dC^T op(A))
-// Every product goes through gemm() with accumulate = true, so gradients add up.
+//
+//   linear: Y = X W + b (X as rows x K)
+//   dX = dY W^T,   dW = X^T dY,   db = sum over rows of dY
+// Gradient products go through gemm() with accumulate = true, so gradients add up, except
+// into a fresh (still empty) gradient buffer, which they overwrite.
+#include <algorithm>
+
 #include "core/gemm.h"
 #include "core/ops.h"
+#include "core/parallel.h"
 
 namespace ordo {
 namespace {
@@ -62,18 +69,69 @@ Var matmul(Tape& t, Var a, Var b, bool ta, bool tb) {
   return t.push("matmul", std::move(C), [a, b, ta, tb, p](Tape& t, const Tensor& dC) {
     const Real* Ad = t.value(a).data();
     const Real* Bd = t.value(b).data();
+    bool fresh = false;
     if (t.needs_grad(a)) {
-      Real* dA = t.grad(a).data();
-      if (!ta) product(p, dC.data(), false, Bd, !tb, dA, true, p.M, p.K, p.N);  // dC op(B)^T
-      else product(p, Bd, tb, dC.data(), true, dA, true, p.K, p.M, p.N);        // op(B) dC^T
+      Real* dA = t.grad_to_write(a, fresh).data();
+      if (!ta) product(p, dC.data(), false, Bd, !tb, dA, !fresh, p.M, p.K, p.N);  // dC op(B)^T
+      else product(p, Bd, tb, dC.data(), true, dA, !fresh, p.K, p.M, p.N);        // op(B) dC^T
     }
     if (t.needs_grad(b)) {
-      Real* dB = t.grad(b).data();
+      Real* dB = t.grad_to_write(b, fresh).data();
       // Per-entry B gradients; a shared B (only with batch == 1 here) is a plain 2-D case.
-      if (!tb) product(p, Ad, !ta, dC.data(), false, dB, true, p.K, p.N, p.M);  // op(A)^T dC
-      else product(p, dC.data(), true, Ad, ta, dB, true, p.N, p.K, p.M);        // dC^T op(A)
+      if (!tb) product(p, Ad, !ta, dC.data(), false, dB, !fresh, p.K, p.N, p.M);  // op(A)^T dC
+      else product(p, dC.data(), true, Ad, ta, dB, !fresh, p.N, p.K, p.M);        // dC^T op(A)
     }
   }, {a, b});
+}
+
+Var linear(Tape& t, Var x, Var w, Var b) {
+  const Tensor& X = t.value(x);
+  const Tensor& W = t.value(w);
+  const Tensor& Bv = t.value(b);
+  ORDO_CHECK(W.rank() == 2 && X.rank() >= 1 && X.shape()[-1] == W.dim(0),
+             "linear: x (..., K) needs a weight (K, N), got x ", X.shape(), " and weight ", W.shape());
+  ORDO_CHECK(Bv.rank() == 1 && Bv.dim(0) == W.dim(1), "linear: the bias must be (N) = (", W.dim(1),
+             "), got ", Bv.shape());
+  const int64_t K = W.dim(0), N = W.dim(1), rows = X.numel() / std::max<int64_t>(K, 1);
+  std::vector<int64_t> out_dims = X.shape().dims();
+  out_dims.back() = N;
+  Tensor Y = Tensor::empty(Shape(out_dims));
+  {
+    const Real* bias = Bv.data();
+    Real* y = Y.data();
+    parallel_for(rows, N, [&](int64_t r) { std::copy(bias, bias + N, y + r * N); });
+  }
+  const MatmulPlan p{1, rows, N, K, true};
+  product(p, X.data(), false, W.data(), false, Y.data(), true, rows, N, K);
+
+  return t.push("linear", std::move(Y), [x, w, b, p](Tape& t, const Tensor& dY) {
+    bool fresh = false;
+    if (t.needs_grad(x)) {
+      Real* dX = t.grad_to_write(x, fresh).data();
+      product(p, dY.data(), false, t.value(w).data(), true, dX, !fresh, p.M, p.K, p.N);  // dY W^T
+    }
+    if (t.needs_grad(w)) {
+      Real* dW = t.grad_to_write(w, fresh).data();
+      product(p, t.value(x).data(), true, dY.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T dY
+    }
+    if (t.needs_grad(b)) {
+      // Column sums, each column's rows added in order by one iteration: deterministic.
+      Real* db = t.grad_to_write(b, fresh).data();
+      const Real* dy = dY.data();
+      constexpr int64_t kCols = 16;
+      const int64_t rows = p.M, N = p.N;
+      parallel_for((N + kCols - 1) / kCols, rows * kCols, [&](int64_t blk) {
+        const int64_t j0 = blk * kCols, w = std::min(kCols, N - j0);
+        Real acc[kCols] = {};
+        for (int64_t r = 0; r < rows; ++r) {
+          const Real* row = dy + r * N + j0;
+#pragma omp simd
+          for (int64_t j = 0; j < w; ++j) acc[j] += row[j];
+        }
+        for (int64_t j = 0; j < w; ++j) db[j0 + j] = fresh ? acc[j] : db[j0 + j] + acc[j];
+      });
+    }
+  }, {x, w, b});
 }
 
 }  // namespace ordo

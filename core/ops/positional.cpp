@@ -75,13 +75,15 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
   }
   return t.push("rotate_pairs", std::move(Y), [x, p, cos, sin](Tape& t, const Tensor& dY) {
     if (!t.needs_grad(x)) return;
-    Real* dxd = t.grad(x).data();
+    bool fresh = false;
+    Real* dxd = t.grad_to_write(x, fresh).data();
     const Real* dyd = dY.data();
     const Real *cd = cos.data(), *sd = sin.data();
     parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
       const Real* dyr = dyd + r * 2 * p.half;
       Real* dxr = dxd + r * 2 * p.half;
       const Real *cr = cd + angle_row(p, r), *sr = sd + angle_row(p, r);
+      if (fresh) std::fill(dxr, dxr + 2 * p.half, Real(0));
       for (int64_t i = 0; i < p.half; ++i) {  // dx += R(theta)^T dy
         const Real d0 = dyr[2 * i], d1 = dyr[2 * i + 1];
         dxr[2 * i] += d0 * cr[i] + d1 * sr[i];

@@ -32,15 +32,6 @@ std::string axes_str(const std::vector<int>& axes) {
   return os.str() + ")";
 }
 
-// dst[i] (+)= src[i] over n elements, in fixed chunks.
-void copy_add(const Real* src, Real* dst, int64_t n) {
-  const int64_t nc = (n + kChunk - 1) / kChunk;
-  parallel_for(nc, kChunk, [&](int64_t c) {
-    const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
-#pragma omp simd
-    for (int64_t i = i0; i < i1; ++i) dst[i] += src[i];
-  });
-}
 
 // dst = permute(src) (accumulate: dst += permute(src)); dst is contiguous in the permuted
 // order. Axes of size 1 are dropped and axes that stay neighbours in src are merged, so
@@ -105,7 +96,10 @@ Var permute_op(Tape& t, const char* op, Var a, std::vector<int> axes) {
   std::vector<int> inverse(R);
   for (int i = 0; i < R; ++i) inverse[axes[i]] = i;
   return t.push(op, std::move(out), [a, inverse](Tape& t, const Tensor& dout) {
-    if (t.needs_grad(a)) permute_kernel(dout.data(), dout.shape(), inverse, t.grad(a).data(), true);
+    if (!t.needs_grad(a)) return;
+    bool fresh = false;
+    Real* da = t.grad_to_write(a, fresh).data();
+    permute_kernel(dout.data(), dout.shape(), inverse, da, !fresh);
   }, {a});
 }
 
@@ -129,7 +123,9 @@ Var reshape(Tape& t, Var a, const Shape& shape) {
              " values) as ", shape, " (", shape.numel(), " values)");
   Tensor out = A.reshaped(shape);  // shares storage
   return t.push("reshape", std::move(out), [a](Tape& t, const Tensor& dout) {
-    if (t.needs_grad(a)) copy_add(dout.data(), t.grad(a).data(), dout.numel());
+    // The gradient is the same numbers in a's shape: shared, not copied, when a has none yet
+    // (dout is the reshape node's own gradient, released after this closure).
+    if (t.needs_grad(a)) t.give_grad(a, dout.reshaped(t.shape(a)));
   }, {a});
 }
 

@@ -5,7 +5,10 @@
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
-//         dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) c (1 + 3 k x^2)
+//         computed as y = x s with s = sigmoid(2u) = 1 / (1 + e^(-2u)) (the same function:
+//         0.5 (1 + tanh u) = sigmoid(2u)), one exp and one division instead of tanh's two
+//         branches: GELU was 9% of a tiny training step.
+//         dy/dx = s + x s (1 - s) 2 c (1 + 3 k x^2)
 //
 // The ops that differentiate through their output (exp, tanh) keep the output tensor (which
 // the tape holds anyway); the others read the input from the tape.
@@ -41,15 +44,22 @@ Tensor map(const Tensor& X, F f) {
   return Y;
 }
 
-// dx += g(dy, s) elementwise, s the saved tensor (input or output).
+// dx += g(dy, s) elementwise into x's gradient (stored when fresh), s the saved tensor
+// (input or output).
 template <class G>
-void accumulate(Tensor& dX, const Tensor& dY, const Tensor& S, G g) {
-  Real* dx = dX.data();
+void accumulate(Tape& t, Var x, const Tensor& dY, const Tensor& S, G g) {
+  bool fresh = false;
+  Real* dx = t.grad_to_write(x, fresh).data();
   const Real* dy = dY.data();
   const Real* s = S.data();
-  chunked(dX.numel(), [&](int64_t i0, int64_t i1) {
+  chunked(dY.numel(), [&](int64_t i0, int64_t i1) {
+    if (fresh) {
 #pragma omp simd
-    for (int64_t i = i0; i < i1; ++i) dx[i] += g(dy[i], s[i]);
+      for (int64_t i = i0; i < i1; ++i) dx[i] = g(dy[i], s[i]);
+    } else {
+#pragma omp simd
+      for (int64_t i = i0; i < i1; ++i) dx[i] += g(dy[i], s[i]);
+    }
   });
 }
 
@@ -61,14 +71,14 @@ constexpr Real kGeluK = static_cast<Real>(0.044715);
 Var exp(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) { return fast_exp(x); });
   return t.push("exp", y, [a, y](Tape& t, const Tensor& dy) {
-    if (t.needs_grad(a)) accumulate(t.grad(a), dy, y, [](Real d, Real e) { return d * e; });
+    if (t.needs_grad(a)) accumulate(t, a, dy, y, [](Real d, Real e) { return d * e; });
   }, {a});
 }
 
 Var log(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) { return std::log(x); });
   return t.push("log", std::move(y), [a](Tape& t, const Tensor& dy) {
-    if (t.needs_grad(a)) accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) { return d / x; });
+    if (t.needs_grad(a)) accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return d / x; });
   }, {a});
 }
 
@@ -76,7 +86,7 @@ Var tanh(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) { return fast_tanh(x); });
   return t.push("tanh", y, [a, y](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a))
-      accumulate(t.grad(a), dy, y, [](Real d, Real th) { return d * (1 - th * th); });
+      accumulate(t, a, dy, y, [](Real d, Real th) { return d * (1 - th * th); });
   }, {a});
 }
 
@@ -84,20 +94,20 @@ Var relu(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) { return x > 0 ? x : Real(0); });
   return t.push("relu", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a))
-      accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) { return x > 0 ? d : Real(0); });
+      accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return x > 0 ? d : Real(0); });
   }, {a});
 }
 
 Var gelu(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) {
-    return Real(0.5) * x * (1 + fast_tanh(kGeluC * (x + kGeluK * x * x * x)));
+    return x / (1 + fast_exp(-2 * kGeluC * (x + kGeluK * x * x * x)));
   });
   return t.push("gelu", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (!t.needs_grad(a)) return;
-    accumulate(t.grad(a), dy, t.value(a), [](Real d, Real x) {
-      const Real th = fast_tanh(kGeluC * (x + kGeluK * x * x * x));
-      const Real du = kGeluC * (1 + 3 * kGeluK * x * x);  // du/dx
-      return d * (Real(0.5) * (1 + th) + Real(0.5) * x * (1 - th * th) * du);
+    accumulate(t, a, dy, t.value(a), [](Real d, Real x) {
+      const Real s = 1 / (1 + fast_exp(-2 * kGeluC * (x + kGeluK * x * x * x)));
+      const Real du = 2 * kGeluC * (1 + 3 * kGeluK * x * x);  // d(2u)/dx
+      return d * (s + x * s * (1 - s) * du);
     });
   }, {a});
 }

@@ -52,6 +52,39 @@ TEST_CASE("matmul gradients, a 2-D b shared by the batch", "[ops][matmul]") {
   check_matmul({3}, {}, 1, 2, 1, 25);
 }
 
+TEST_CASE("linear (x w + b) gradients, 2-D and batched x, size-1 dims", "[ops][matmul][linear]") {
+  struct Case { std::vector<int64_t> x; int64_t N; };
+  uint64_t stream = 31;
+  for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}, Case{{5, 1}, 17}, Case{{2, 1, 3}, 1}}) {
+    const int64_t K = c.x.back();
+    INFO("x " << Shape(c.x) << " N " << c.N);
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return linear(t, v[0], v[1], v[2]); },
+        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
+         random_tensor(Shape{c.N}, stream + 2)}));
+    stream += 3;
+  }
+}
+
+TEST_CASE("linear equals matmul plus a broadcast bias", "[ops][matmul][linear]") {
+  Tape t;
+  Var x = t.input(random_tensor(Shape{2, 3, 4}, 1));
+  Var w = t.input(random_tensor(Shape{4, 18}, 2));
+  Var b = t.input(random_tensor(Shape{18}, 3));
+  const Tensor fused = t.value(linear(t, x, w, b));
+  const Tensor composed = t.value(add(t, matmul(t, x, w), b));
+  REQUIRE(max_abs_diff(fused, composed) < 1e-12);
+}
+
+TEST_CASE("linear refuses mismatched weight and bias shapes, naming them", "[ops][matmul][linear]") {
+  Tape t;
+  Var x = t.input(random_tensor(Shape{2, 4}, 1));
+  REQUIRE_THROWS_WITH(linear(t, x, t.input(random_tensor(Shape{3, 5}, 2)), t.input(random_tensor(Shape{5}, 3))),
+                      Catch::Contains("(2, 4)") && Catch::Contains("(3, 5)"));
+  REQUIRE_THROWS_WITH(linear(t, x, t.input(random_tensor(Shape{4, 5}, 2)), t.input(random_tensor(Shape{4}, 3))),
+                      Catch::Contains("bias") && Catch::Contains("(4)"));
+}
+
 TEST_CASE("matmul with shared b and trans_a is refused with both shapes named", "[ops][matmul]") {
   Tape t;
   Var a = t.input(random_tensor(Shape{2, 4, 3}, 1));
