@@ -125,23 +125,23 @@ void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, Real* __r
     for (int64_t c = 0; c < d; ++c) dst[c * kTile + x] = src[x * d + c];
 }
 
-// max of one score row (kTile entries), as kLanes independent partial maxima so that the
-// loop vectorises.
+// max of one score row (n entries, a multiple of kLanes), as kLanes independent partial
+// maxima so that the loop vectorises.
 constexpr int64_t kLanes = 8;
-inline Real row_max(const Real* __restrict s) {
+inline Real row_max(const Real* __restrict s, int64_t n) {
   Real part[kLanes];
   for (int64_t j = 0; j < kLanes; ++j) part[j] = s[j];
-  for (int64_t x = kLanes; x < kTile; x += kLanes)
+  for (int64_t x = kLanes; x < n; x += kLanes)
     for (int64_t j = 0; j < kLanes; ++j) part[j] = part[j] < s[x + j] ? s[x + j] : part[j];
   Real m = part[0];
   for (int64_t j = 1; j < kLanes; ++j) m = m < part[j] ? part[j] : m;
   return m;
 }
 
-// s = exp(s - shift) over one row (kTile entries); returns the row sum.
-inline Real exp_row(Real* __restrict s, Real shift) {
+// s = exp(s - shift) over one row (n entries, a multiple of kLanes); returns the row sum.
+inline Real exp_row(Real* __restrict s, int64_t n, Real shift) {
   Real part[kLanes] = {};
-  for (int64_t x = 0; x < kTile; x += kLanes)
+  for (int64_t x = 0; x < n; x += kLanes)
     for (int64_t j = 0; j < kLanes; ++j) {
       s[x + j] = exp_nonpositive(s[x + j] - shift);
       part[j] += s[x + j];
@@ -173,19 +173,25 @@ struct Plan {
   }
 };
 
-// Raw scores of one tile: S (kTile, kTile) = Qs (kTile, dp) Kt (dp, kTile) (+ bias) with
-// -inf at masked keys, for the query tile starting at t0 (nq real rows) and the key tile
-// starting at u0 (nk real keys). Rows >= nq are -inf. Shared by forward and backward, so the
-// backward sees bitwise the forward's scores.
+// A tile with nq real query rows and nk real keys is computed on rows(nq) x cols(nk) of
+// its (kTile, kTile) buffers: short sequences (L = 16 in a batch) do not pay for 64 x 64.
+inline int64_t tile_rows(int64_t nq) { return round_up(nq, kMR); }
+inline int64_t tile_cols(int64_t nk) { return round_up(nk, kNR); }  // also a multiple of kLanes
+
+// Raw scores of one tile: S (rows, cols) = Qs (rows, dp) Kt (dp, cols) (+ bias) with -inf at
+// masked keys, for the query tile starting at t0 (nq real rows) and the key tile starting at
+// u0 (nk real keys); S has row stride kTile. Rows >= nq are -inf. Shared by forward and
+// backward, so the backward sees bitwise the forward's scores.
 void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t t0, int64_t nq,
                  int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
-  tile_product<false>(kTile, round_up(nk, kNR), p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
+  tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
   Real row_bias[kTile] = {};  // the bias row of the tile, zero padded
-  for (int64_t i = 0; i < kTile; ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
     const int64_t nv = i < nq ? std::clamp<int64_t>(p.key_end(b, t0 + i) - u0, 0, nk) : 0;
     if (bias && nv > 0) std::memcpy(row_bias, p.bias_row(bias, h, t0 + i, u0), sizeof(Real) * nv);
-    for (int64_t x = 0; x < kTile; ++x) s[x] = x < nv ? s[x] + row_bias[x] : kNegInf;
+    for (int64_t x = 0; x < cols; ++x) s[x] = x < nv ? s[x] + row_bias[x] : kNegInf;
   }
 }
 
@@ -215,25 +221,26 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       copy_transposed(k + u0 * d, nk, d, Kt, dp);
       copy_padded(v + u0 * d, nk, d, 1, Vs, kTile, dp);
       tile_scores(p, b, h, bias, t0, nq, u0, nk, Qs, Kt, S);
-      for (int64_t i = 0; i < kTile; ++i) {
+      const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
+      for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict s = S + i * kTile;
-        const Real m_new = std::max(m[i], row_max(s));
+        const Real m_new = std::max(m[i], row_max(s, cols));
         if (m_new == kNegInf) {  // nothing visible yet: p = 0, a and l stay 0
-          std::fill(s, s + kTile, Real(0));
+          std::fill(s, s + cols, Real(0));
           alpha[i] = 1;
           continue;
         }
-        const Real sum = exp_row(s, m_new);
+        const Real sum = exp_row(s, cols, m_new);
         alpha[i] = exp_nonpositive(m[i] - m_new);
         l[i] = alpha[i] * l[i] + sum;
         m[i] = m_new;
       }
-      for (int64_t i = 0; i < kTile; ++i) {
+      for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict a = acc + i * dp;
         const Real ai = alpha[i];
         for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
       }
-      tile_product<true>(kTile, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc += P V
+      tile_product<true>(rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc += P V
     }
     for (int64_t i = 0; i < nq; ++i) {
       Real* __restrict o = O + (t0 + i) * d;
@@ -296,27 +303,29 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dp;
       tile_scores(p, b, h, bias, t0, nq, u0, nk, Qi, Kt, P);
-      tile_product<false>(kTile, round_up(nk, kNR), d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
-      for (int64_t i = 0; i < kTile; ++i) {
+      const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
+      tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
+      // Only rows x cols of P and dS are written; the products below read within them
+      // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
+      for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict pr = P + i * kTile;
         Real* __restrict ds = dS + i * kTile;
         const Real row_lse = i < nq ? lse[t0 + i] : kNegInf;
         if (row_lse == kNegInf) {  // padding row or every key masked: P = dS = 0
-          std::fill(pr, pr + kTile, Real(0));
-          std::fill(ds, ds + kTile, Real(0));
+          std::fill(pr, pr + cols, Real(0));
+          std::fill(ds, ds + cols, Real(0));
           continue;
         }
         const Real Di = D[t0 + i];
-        // Columns past round_up(nk, kNR) of dS hold finite leftovers (the buffer starts at
-        // zero and only ever receives finite values); P is 0 there, so dS is 0 too.
-        for (int64_t x = 0; x < kTile; ++x) {
+        for (int64_t x = 0; x < cols; ++x) {
           pr[x] = exp_nonpositive(pr[x] - row_lse);
           ds[x] = pr[x] * (ds[x] - Di);
         }
       }
-      if (g.dv) tile_product<true>(kTile, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);   // P^T dO
-      if (g.dk) tile_product<true>(kTile, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);   // dS^T (s Q)
-      if (g.dq) tile_product<true>(kTile, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+      const int64_t key_rows = tile_rows(nk);
+      if (g.dv) tile_product<true>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
+      if (g.dk) tile_product<true>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
+      if (g.dq) tile_product<true>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
       if (g.dbias) {
         for (int64_t i = 0; i < nq; ++i) {
           const int64_t t = t0 + i;
