@@ -56,6 +56,15 @@ constexpr int64_t kNR = 2 * 32 / int64_t(sizeof(Real));  // register block: two 
 
 inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
 
+// Per-thread scratch for one (b, h) pair, reused across pairs and calls (it only grows).
+// Uninitialised: the kernels write every entry they later read (the 64 KB a pair's backward
+// used to zero-fill in a fresh vector cost as much as its tile products at L = 64, d = 16).
+Real* pair_scratch(size_t n) {
+  thread_local std::vector<Real> buffer;
+  if (buffer.size() < n) buffer.resize(n);
+  return buffer.data();
+}
+
 // exp(x) for x <= 0 (and -inf, which gives exactly 0): core/fastmath.h's vectorisable exp.
 inline Real exp_nonpositive(Real x) { return fast_exp(x); }
 
@@ -199,8 +208,7 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t 
 void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                   const Real* v, const Real* bias, Real* O, Real* lse) {
   const int64_t L = p.L, d = p.d, dp = p.dp;
-  std::vector<Real> buffer(3 * kTile * dp + dp * kTile + kTile * kTile + 3 * kTile);
-  Real* Qs = buffer.data();          // (kTile, dp): scale * q of the query tile
+  Real* Qs = pair_scratch(3 * kTile * dp + dp * kTile + kTile * kTile + 3 * kTile);  // (kTile, dp): scale * q
   Real* acc = Qs + kTile * dp;       // (kTile, dp): running sum_u p_u v_u
   Real* Vs = acc + kTile * dp;       // (kTile, dp): v of the key tile
   Real* Kt = Vs + kTile * dp;        // (dp, kTile): k of the key tile, transposed
@@ -269,8 +277,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
                    const Real* v, const Real* bias, const Real* O, const Real* lse,
                    const Real* dO, const PairGrads& g) {
   const int64_t L = p.L, d = p.d, dp = p.dp, Lp = p.tiles() * kTile;
-  std::vector<Real> buffer(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);
-  Real* Qs = buffer.data();        // (Lp, dp): scale * q, zero padded
+  Real* Qs = pair_scratch(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);  // (Lp, dp): scale * q
   Real* dOs = Qs + Lp * dp;        // (Lp, dp): dO, zero padded
   Real* dQacc = dOs + Lp * dp;     // (Lp, dp): sum_u dS[t, u] k_u
   Real* D = dQacc + Lp * dp;       // (Lp): dO_t . O_t
@@ -284,6 +291,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
 
   copy_padded(q, L, d, p.scale, Qs, Lp, dp);
   copy_padded(dO, L, d, 1, dOs, Lp, dp);
+  std::fill(dQacc, dQacc + Lp * dp, Real(0));
   for (int64_t t = 0; t < L; ++t) {
     Real acc = 0;
     for (int64_t c = 0; c < d; ++c) acc += dO[t * d + c] * O[t * d + c];

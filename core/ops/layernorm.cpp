@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/fastmath.h"
 #include "core/ops.h"
 #include "core/parallel.h"
 
@@ -50,15 +51,14 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
   parallel_for(rows, 6 * d, [&](int64_t r) {
     const Real* xr = xd + r * d;
     Real* yr = yd + r * d;
-    double m = 0;
-    for (int64_t j = 0; j < d; ++j) m += xr[j];
-    m /= static_cast<double>(d);
-    double v = 0;  // two passes: no cancellation when |mean| >> std
-    for (int64_t j = 0; j < d; ++j) {
-      const double c = xr[j] - m;
-      v += c * c;
-    }
-    v /= static_cast<double>(d);
+    // Sums in double over 8 interleaved lanes (lane_sum): vectorised, fixed association.
+    const double m = lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(xr[j]); }) /
+                     static_cast<double>(d);
+    // Two passes: no cancellation when |mean| >> std.
+    const double v = lane_sum<double>(d, [&](int64_t j) {
+                       const double c = xr[j] - m;
+                       return c * c;
+                     }) / static_cast<double>(d);
     const double s = 1.0 / std::sqrt(v + static_cast<double>(eps));
     for (int64_t j = 0; j < d; ++j)
       yr[j] = static_cast<Real>((xr[j] - m) * s) * g[j] + b[j];
@@ -87,17 +87,16 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
         const Real* xr = xd + r * d;
         const Real* dyr = dy + r * d;
         const double m = mean_d[r], s = rstd_d[r];
-        double dnorm_mean = 0, dnorm_xhat_mean = 0;
-        for (int64_t j = 0; j < d; ++j) {
-          const double xhat = (xr[j] - m) * s;
-          const double dnorm = static_cast<double>(dyr[j]) * g[j];
-          dnorm_mean += dnorm;
-          dnorm_xhat_mean += dnorm * xhat;
-          if (dg_c) dg_c[j] += dyr[j] * xhat;
-          if (db_c) db_c[j] += dyr[j];
-        }
-        dnorm_mean /= static_cast<double>(d);
-        dnorm_xhat_mean /= static_cast<double>(d);
+        const double dnorm_mean =
+            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dyr[j]) * g[j]; }) /
+            static_cast<double>(d);
+        const double dnorm_xhat_mean = lane_sum<double>(d, [&](int64_t j) {
+                                         return static_cast<double>(dyr[j]) * g[j] * ((xr[j] - m) * s);
+                                       }) / static_cast<double>(d);
+        if (dg_c)
+          for (int64_t j = 0; j < d; ++j) dg_c[j] += dyr[j] * ((xr[j] - m) * s);
+        if (db_c)
+          for (int64_t j = 0; j < d; ++j) db_c[j] += dyr[j];
         if (!dx) continue;
         Real* dxr = dx + r * d;
         for (int64_t j = 0; j < d; ++j) {
