@@ -81,6 +81,7 @@ namespace {
 struct Pool {
   std::mutex mutex;
   std::unordered_map<size_t, std::vector<void*>> free_lists;  // class size -> blocks
+  PoolStats stats;
 
   static size_t size_class(size_t bytes) {
     size_t c = 64;
@@ -99,6 +100,9 @@ struct Pool {
     }
     void* p = std::aligned_alloc(64, cls);
     ORDO_CHECK(p != nullptr, "out of memory allocating ", cls, " bytes");
+    std::lock_guard<std::mutex> lock(mutex);
+    ++stats.system_allocations;
+    stats.system_bytes += static_cast<int64_t>(cls);
     return p;
   }
   void give(void* p, size_t cls) {
@@ -117,6 +121,11 @@ Pool& pool() {
 }
 
 }  // namespace
+
+PoolStats pool_stats() {
+  std::lock_guard<std::mutex> lock(pool().mutex);
+  return pool().stats;
+}
 
 std::shared_ptr<void> pool_allocate(size_t bytes) {
   size_t cls = Pool::size_class(bytes == 0 ? 1 : bytes);

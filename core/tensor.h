@@ -57,6 +57,14 @@ std::ostream& operator<<(std::ostream& os, const Shape& s);
 // Raw storage from the pool; returned to the pool when the last handle goes away.
 std::shared_ptr<void> pool_allocate(size_t bytes);
 
+// What the pool has taken from the system allocator so far (blocks are kept for reuse,
+// never returned). A training step repeats its shapes, so after warm-up these stay flat.
+struct PoolStats {
+  int64_t system_allocations = 0;  // blocks obtained from aligned_alloc
+  int64_t system_bytes = 0;        // their total size
+};
+PoolStats pool_stats();
+
 template <class T>
 class BasicTensor {
  public:

@@ -39,7 +39,9 @@ std::string eval_summary(const RunLog& log) {
   os.precision(3);
   for (const auto& [len, points] : log.eval) {
     if (points.empty()) continue;
-    os << (len == 0 ? std::string("acc") : "@" + std::to_string(len)) << " " << std::fixed << points.back().acc << " ";
+    if (len == 0) os << "acc ";
+    else os << "@" << len << " ";
+    os << std::fixed << points.back().acc << " ";
   }
   return os.str();
 }
