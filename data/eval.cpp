@@ -47,8 +47,14 @@ EvalSet make_set(const Task& task, uint64_t set_seed, int64_t length, int64_t co
   });
   EvalSet set;
   set.length = length;
-  for (int64_t start = 0; start < count; start += batch_size) {
-    const int64_t end = std::min(count, start + batch_size);
+  // At most batch_size sequences and kEvalBatchTokens tokens per batch: evaluation runs
+  // without gradients but still holds one batch's activations, and at 4x the training
+  // length 128 sequences of 256 tokens held 880 MB.
+  int64_t longest = 1;
+  for (const Example& e : examples) longest = std::max<int64_t>(longest, static_cast<int64_t>(e.tokens.size()));
+  const int64_t rows = std::clamp<int64_t>(kEvalBatchTokens / longest, 1, batch_size);
+  for (int64_t start = 0; start < count; start += rows) {
+    const int64_t end = std::min(count, start + rows);
     std::vector<Example> chunk(examples.begin() + start, examples.begin() + end);
     set.batches.push_back(collate(chunk, task.head()));
   }

@@ -27,6 +27,9 @@ struct EvalSet {
 // {2 * max_len, 4 * max_len}.
 std::vector<int64_t> default_extrapolation_lengths(const Task& task);
 
+// Evaluation batches hold at most this many tokens (and at most batch_size sequences).
+constexpr int64_t kEvalBatchTokens = 8192;
+
 // The training-range set first, then one set per extrapolation length, in the given order.
 // Sequence counts are parameters only so tests can stay small; they must be even for a
 // swap-paired task.

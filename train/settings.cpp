@@ -168,7 +168,7 @@ std::vector<Setting> build_table() {
                 c.eval_lens.clear();
                 for (const auto& item : split_list(s)) c.eval_lens.push_back(parse_int("eval-lens", item));
               }},
-      int_setting("eval-batch", "evaluation", "sequences per evaluation batch", [](C& c) -> auto& { return c.eval_batch; }),
+      int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
       uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
                    [](C& c) -> auto& { return c.eval_seed; }),
 
