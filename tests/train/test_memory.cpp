@@ -53,6 +53,8 @@ TEST_CASE("1,000 training steps take nothing new from the system after warm-up",
                   << rss_before << " -> " << rss_after);
     CHECK(after.system_allocations == before.system_allocations);
     CHECK(after.system_bytes == before.system_bytes);
+#ifndef __SANITIZE_ADDRESS__  // ASan's quarantine keeps freed heap blocks resident on purpose
     CHECK(rss_after - rss_before < 1 * 1024 * 1024);  // flat: < 1 MB over 1,000 steps
+#endif
   }
 }
