@@ -20,6 +20,7 @@ namespace {
 void check_args(const GemmArgs& g) {
   ORDO_CHECK(g.M >= 0 && g.N >= 0 && g.K >= 0 && g.batch >= 1, "gemm: bad sizes M=", g.M,
              " N=", g.N, " K=", g.K, " batch=", g.batch);
+  ORDO_CHECK(!g.bias || g.batch == 1, "gemm: a bias is supported on unbatched products only (batch=", g.batch, ")");
 }
 
 // Element (i, k) of op(A) and (k, j) of op(B) for one batch entry.
@@ -42,6 +43,7 @@ void gemm_loops(const GemmArgs& g, const Real* a, const Real* b, Real* c, int64_
       for (int64_t k = 0; k < g.K; ++k)
         s += static_cast<double>(A[index_a(g, i, k)]) * static_cast<double>(B[index_b(g, k, j)]);
       s *= static_cast<double>(g.alpha);
+      if (g.bias) s += static_cast<double>(g.bias[j]);
       Real& out = C[i * g.N + j];
       out = static_cast<Real>(g.accumulate ? static_cast<double>(out) + s : s);
     }
@@ -80,7 +82,7 @@ dnnl::engine& cpu_engine() {
 // One oneDNN matmul: [batch] (m, k) x (k, n) with leading dimensions lda, ldb, ldc.
 struct Key {
   int64_t batch, m, n, k, lda, ldb, ldc;
-  bool ta, tb, acc, b_broadcast;
+  bool ta, tb, acc, b_broadcast, bias = false;
   float alpha;
   bool operator==(const Key&) const = default;
 };
@@ -89,7 +91,7 @@ struct KeyHash {
     size_t h = 1469598103934665603ull;
     auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
     for (int64_t v : {k.batch, k.m, k.n, k.k, k.lda, k.ldb, k.ldc}) mix(static_cast<uint64_t>(v));
-    mix(k.ta | (k.tb << 1) | (k.acc << 2) | (k.b_broadcast << 3));
+    mix(k.ta | (k.tb << 1) | (k.acc << 2) | (k.b_broadcast << 3) | (k.bias << 4));
     uint32_t bits;
     std::memcpy(&bits, &k.alpha, sizeof bits);
     mix(bits);
@@ -99,7 +101,8 @@ struct KeyHash {
 
 struct Prim {
   dnnl::matmul matmul;
-  memory::desc a_md, b_md, c_md, scratch_md;
+  memory::desc a_md, b_md, c_md, bias_md, scratch_md;
+  bool bias;
 };
 
 class PrimitiveCache {
@@ -133,9 +136,11 @@ class PrimitiveCache {
       ops.append_sum(1.0f);
       attr.set_post_ops(ops);
     }
-    dnnl::matmul::desc desc(a_md, b_md, c_md);
+    memory::desc bias_md({1, 1, k.n}, memory::data_type::f32, memory::dims{k.n, k.n, 1});
+    dnnl::matmul::desc desc = k.bias ? dnnl::matmul::desc(a_md, b_md, bias_md, c_md)
+                                     : dnnl::matmul::desc(a_md, b_md, c_md);
     dnnl::matmul::primitive_desc pd(desc, attr, cpu_engine());
-    return Prim{dnnl::matmul(pd), a_md, b_md, c_md, pd.scratchpad_desc()};
+    return Prim{dnnl::matmul(pd), a_md, b_md, c_md, bias_md, pd.scratchpad_desc(), k.bias};
   }
   std::mutex mutex_;
   std::unordered_map<Key, Prim, KeyHash> cache_;
@@ -146,7 +151,7 @@ PrimitiveCache& primitive_cache() {
   return *cache;
 }
 
-void run(const Prim& p, const float* a, const float* b, float* c) {
+void run(const Prim& p, const float* a, const float* b, float* c, const float* bias = nullptr) {
   thread_local dnnl::stream stream(cpu_engine());
   auto& eng = cpu_engine();
   memory am(p.a_md, eng, const_cast<float*>(a));
@@ -154,6 +159,7 @@ void run(const Prim& p, const float* a, const float* b, float* c) {
   memory cm(p.c_md, eng, c);
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+  if (p.bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias_md, eng, const_cast<float*>(bias)));
   std::shared_ptr<void> scratch;
   if (size_t bytes = p.scratch_md.get_size(); bytes > 0) {
     scratch = pool_allocate(bytes);
@@ -174,9 +180,12 @@ bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g
 void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   check_args(g);
   if (g.M == 0 || g.N == 0) return;
-  if (g.K == 0) {
-    if (!g.accumulate)
-      for (int64_t bi = 0; bi < g.batch; ++bi) std::fill(c + bi * g.stride_c, c + bi * g.stride_c + g.M * g.N, 0.0f);
+  if (g.K == 0) {  // an empty product: C = bias (+ C)
+    for (int64_t bi = 0; bi < g.batch; ++bi)
+      for (int64_t e = 0; e < g.M * g.N; ++e) {
+        float& out = c[bi * g.stride_c + e];
+        out = (g.accumulate ? out : 0.0f) + (g.bias ? g.bias[e % g.N] : 0.0f);
+      }
     return;
   }
   int64_t lda = g.trans_a ? g.M : g.K;
@@ -194,7 +203,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   }
   auto key = [&](int64_t batch, int64_t m, int64_t k, bool acc, bool b_broadcast) {
     // When A is transposed its leading dimension is the full M even for a row block.
-    return Key{batch, m, g.N, k, lda, ldb, ldc, g.trans_a, g.trans_b, acc, b_broadcast, g.alpha};
+    return Key{batch, m, g.N, k, lda, ldb, ldc, g.trans_a, g.trans_b, acc, b_broadcast, g.bias != nullptr, g.alpha};
   };
   auto& cache = primitive_cache();
 
@@ -231,7 +240,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       const int64_t k = ci == chunks - 1 ? g.K - kChunkK * (chunks - 1) : kChunkK;
       const int64_t m = bi == mblocks - 1 ? g.M - mb * (mblocks - 1) : mb;
       const int64_t n = bj == nblocks - 1 ? g.N - nb * (nblocks - 1) : nb;
-      return Key{1, m, n, k, lda, ldb, ldc, g.trans_a, g.trans_b, false, false, g.alpha};
+      return Key{1, m, n, k, lda, ldb, ldc, g.trans_a, g.trans_b, false, false, false, g.alpha};
     };
     Tensor partial = Tensor::empty(Shape{chunks, g.M, g.N});
     Real* pp = partial.data();
@@ -250,6 +259,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       for (int64_t e = e0; e < e1; ++e) {
         float s = g.accumulate ? c[e] : 0.0f;
         for (int64_t ci = 0; ci < chunks; ++ci) s += pp[ci * mn + e];
+        if (g.bias) s += g.bias[e % g.N];
         c[e] = s;
       }
     });
@@ -266,7 +276,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   for (int64_t bi = 0; bi < blocks; ++bi) {
     const int64_t m0 = bi * mb;
     const float* a0 = g.trans_a ? a + m0 : a + m0 * lda;
-    run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc);
+    run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc, g.bias);
   }
 }
 

@@ -1,6 +1,9 @@
 // core/gemm.h: the one matrix-multiply entry point of ordo.
 //
-//   C = alpha * op(A) op(B) + (accumulate ? C : 0)       op(X) = X or X^T
+//   C = alpha * op(A) op(B) + bias + (accumulate ? C : 0)      op(X) = X or X^T
+//
+// bias (optional, unbatched calls only) is a row of N values added to every row of C, fused
+// into the product (a linear layer's forward writes its output once).
 //
 // All buffers are row-major and contiguous; a transpose is expressed by strides, never by
 // a copy. Batched: `batch` independent products with the given element strides between
@@ -26,6 +29,7 @@ struct GemmArgs {
   bool accumulate = false;
   int64_t batch = 1;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // elements between batch entries
+  const Real* bias = nullptr;                         // (N), batch == 1 only
 };
 
 void gemm(const GemmArgs& args, const Real* a, const Real* b, Real* c);

@@ -96,13 +96,10 @@ Var linear(Tape& t, Var x, Var w, Var b) {
   std::vector<int64_t> out_dims = X.shape().dims();
   out_dims.back() = N;
   Tensor Y = Tensor::empty(Shape(out_dims));
-  {
-    const Real* bias = Bv.data();
-    Real* y = Y.data();
-    parallel_for(rows, N, [&](int64_t r) { std::copy(bias, bias + N, y + r * N); });
-  }
+  GemmArgs g;
+  g.M = rows, g.N = N, g.K = K, g.bias = Bv.data();  // the bias is fused into the product
+  gemm(g, X.data(), W.data(), Y.data());
   const MatmulPlan p{1, rows, N, K, true};
-  product(p, X.data(), false, W.data(), false, Y.data(), true, rows, N, K);
 
   return t.push("linear", std::move(Y), [x, w, b, p](Tape& t, const Tensor& dY) {
     bool fresh = false;
