@@ -35,7 +35,9 @@ TEST_CASE("gemm equals the reference loop on odd shapes, transposes, batches and
                         {3, 1, 7, 1},
                         // Split-K tiles with tails in M, N and K; a 4 KiB-strided transposed A
                         // (repacked), on the split-K and on the row-block path.
-                        {1, 300, 600, 2500}, {1, 1024, 40, 2100}, {1, 1024, 24, 100}};
+                        {1, 300, 600, 2500}, {1, 1024, 40, 2100}, {1, 1024, 24, 100},
+                        // a 4 KiB-strided B on the split-K path (repacked)
+                        {1, 40, 1024, 2100}};
   uint64_t stream = 0;
   for (const Case& c : cases)
     for (int ta = 0; ta < 2; ++ta)
