@@ -80,6 +80,16 @@ inline VReal load_vec(const Real* p) {
 }
 inline void store_vec(Real* p, VReal v) { std::memcpy(p, &v, sizeof v); }
 
+// Keeps a vector in a register. In tile_product's k loop GCC otherwise folds the B row into
+// every FMA as a memory operand (kMR reloads per vector, 12 loads per 8 FMAs), and the loop
+// becomes load-port bound: pinning B made the fused attention 1.3-1.6x faster (long config:
+// 260 -> 178 ms per step). An empty asm with a register operand: no instruction is emitted.
+inline void pin_in_register([[maybe_unused]] VReal& v) {
+#if defined(__GNUC__) && defined(__AVX__)
+  asm("" : "+x"(v));
+#endif
+}
+
 // C (M, N; row stride ldc) (+)= A (M, K) B (K, N; row stride ldb), where A's element (i, k)
 // is a[i * a_rs + k * a_cs] (so A may be a transposed view). M must be a multiple of kMR
 // and N of kNR = 2 kVec (the callers pad their tiles with zeros); K is free. Each kMR x kNR
@@ -102,7 +112,9 @@ void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int
       const Real* ap = a + i * a_rs;
       const Real* bp = b + j;
       for (int64_t kk = 0; kk < K; ++kk) {
-        const VReal b0 = load_vec(bp + kk * ldb), b1 = load_vec(bp + kk * ldb + kVec);
+        VReal b0 = load_vec(bp + kk * ldb), b1 = load_vec(bp + kk * ldb + kVec);
+        pin_in_register(b0);
+        pin_in_register(b1);
 #pragma GCC unroll 4
         for (int64_t r = 0; r < kMR; ++r) {
           const Real ar = ap[r * a_rs + kk * a_cs];
