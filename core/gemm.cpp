@@ -172,7 +172,7 @@ void run(const Prim& p, const float* a, const float* b, float* c, const float* b
 // Row blocks and reduction chunks depend on the shape only.
 int64_t row_block(int64_t m) { return std::max<int64_t>(32, (((m + 7) / 8) + 7) / 8 * 8); }
 constexpr int64_t kChunkK = 1024;
-constexpr int64_t kTileM = 256, kTileN = 512;
+constexpr int64_t kTileM = 256, kTileN = 256;
 bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 2 * std::max(g.M, g.N); }
 
 }  // namespace
@@ -242,29 +242,36 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   }
 
   if (split_k(g)) {
-    // A long reduction (weight gradients): fixed chunks of K into partial products, summed
-    // in chunk order. Each chunk's output is also tiled (at most kTileM x kTileN): oneDNN's
-    // single-threaded kernel runs at half speed on a transposed A with a larger output.
-    const int64_t chunks = (g.K + kChunkK - 1) / kChunkK;
+    // A long reduction (weight gradients). The output is tiled (at most kTileM x kTileN):
+    // oneDNN's single-threaded kernel runs at half speed on a transposed A with a larger
+    // output. With two or more tiles, each tile is one call over the whole of K, written
+    // straight into C. A single tile (a small weight) is cut into fixed chunks of K whose
+    // partial products are summed in chunk order, so that both threads have work.
     const int64_t mb = std::min(g.M, kTileM), nb = std::min(g.N, kTileN);
     const int64_t mblocks = (g.M + mb - 1) / mb, nblocks = (g.N + nb - 1) / nb;
+    const int64_t chunk_k = mblocks * nblocks >= 2 ? g.K : kChunkK;
+    const int64_t chunks = (g.K + chunk_k - 1) / chunk_k;
+    const bool direct = chunks == 1;
     auto tile_key = [&](int64_t ci, int64_t bi, int64_t bj) {
-      const int64_t k = ci == chunks - 1 ? g.K - kChunkK * (chunks - 1) : kChunkK;
+      const int64_t k = ci == chunks - 1 ? g.K - chunk_k * (chunks - 1) : chunk_k;
       const int64_t m = bi == mblocks - 1 ? g.M - mb * (mblocks - 1) : mb;
       const int64_t n = bj == nblocks - 1 ? g.N - nb * (nblocks - 1) : nb;
-      return Key{1, m, n, k, lda, ldb_used, ldc, g.trans_a, g.trans_b, false, false, false, g.alpha};
+      return Key{1, m, n, k, lda, ldb_used, ldc, g.trans_a, g.trans_b, direct && g.accumulate, false,
+                 direct && g.bias != nullptr, g.alpha};
     };
-    Tensor partial = Tensor::empty(Shape{chunks, g.M, g.N});
-    Real* pp = partial.data();
+    Tensor partial = direct ? Tensor() : Tensor::empty(Shape{chunks, g.M, g.N});
+    Real* pp = direct ? c : partial.data();
     const int64_t tiles = chunks * mblocks * nblocks;
 #pragma omp parallel for schedule(static)
     for (int64_t t = 0; t < tiles; ++t) {
       const int64_t ci = t / (mblocks * nblocks), bi = t / nblocks % mblocks, bj = t % nblocks;
-      const int64_t k0 = ci * kChunkK, m0 = bi * mb, n0 = bj * nb;
+      const int64_t k0 = ci * chunk_k, m0 = bi * mb, n0 = bj * nb;
       const float* a0 = g.trans_a ? a + k0 * lda + m0 : a + m0 * lda + k0;
       const float* b0 = g.trans_b ? b + n0 * ldb_used + k0 : b + k0 * ldb_used + n0;
-      run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0);
+      run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0,
+          direct && g.bias ? g.bias + n0 : nullptr);
     }
+    if (direct) return;
     const int64_t mn = g.M * g.N;
     parallel_for((mn + 255) / 256, 256 * chunks, [&](int64_t blk) {
       const int64_t e0 = blk * 256, e1 = std::min(mn, e0 + 256);

@@ -63,8 +63,9 @@ TEST_CASE("gemm equals the reference loop on odd shapes, transposes, batches and
 TEST_CASE("gemm with a fused bias row equals the reference loop", "[core][gemm]") {
   struct Case { int64_t M, N, K; };
   uint64_t stream = 500;
-  // Row blocks with a tail, split-K (the bias added in the final sum), and an empty K.
-  for (const Case c : {Case{7, 5, 3}, Case{130, 40, 64}, Case{64, 48, 4096}, Case{3, 4, 0}})
+  // Row blocks with a tail, split-K (the bias added in the final sum), a long K over two
+  // output tiles (the bias fused per tile), and an empty K.
+  for (const Case c : {Case{7, 5, 3}, Case{130, 40, 64}, Case{64, 48, 4096}, Case{300, 40, 4096}, Case{3, 4, 0}})
     for (int ta = 0; ta < 2; ++ta)
       for (int acc = 0; acc < 2; ++acc) {
         GemmArgs g;
