@@ -175,6 +175,20 @@ constexpr int64_t kChunkK = 1024;
 constexpr int64_t kTileM = 256, kTileN = 256;
 bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 2 * std::max(g.M, g.N); }
 
+// Copies `rows` rows of `ld` values into rows of ld + 16 values, then points `p` and `ld` at
+// the copy (which the returned tensor keeps alive).
+Tensor repack_padded(const float*& p, int64_t rows, int64_t& ld) {
+  const int64_t padded = ld + 16;
+  Tensor copy = Tensor::empty(Shape{rows, padded});
+  float* dst = copy.data();
+  const float* src = p;
+  const int64_t width = ld;
+  parallel_for(rows, width, [&](int64_t r) { std::memcpy(dst + r * padded, src + r * width, sizeof(float) * width); });
+  p = dst;
+  ld = padded;
+  return copy;
+}
+
 }  // namespace
 
 void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
@@ -188,31 +202,14 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       }
     return;
   }
-  int64_t lda = g.trans_a ? g.M : g.K;
-  const int64_t ldb = g.trans_b ? g.K : g.N, ldc = g.N;
-  // A transposed A whose rows are a multiple of 4 KiB apart runs at half speed in oneDNN
-  // (its columns alias in the cache sets): repack it once with padded rows.
-  Tensor a_padded;
-  if (g.trans_a && g.batch == 1 && lda % 1024 == 0) {
-    const int64_t padded = lda + 16;
-    a_padded = Tensor::empty(Shape{g.K, padded});
-    Real* dst = a_padded.data();
-    parallel_for(g.K, lda, [&](int64_t r) { std::memcpy(dst + r * padded, a + r * lda, sizeof(Real) * lda); });
-    a = dst;
-    lda = padded;
-  }
-  // Likewise a long B (the output gradient of a weight-gradient product, split over K below)
-  // with 4 KiB rows: its tiles ran at 0.7x (base fc1 dW, 256 x 1024 x 4096).
-  int64_t ldb_used = ldb;
-  Tensor b_padded;
-  if (!g.trans_b && g.batch == 1 && ldb % 1024 == 0 && split_k(g)) {
-    const int64_t padded = ldb + 16;
-    b_padded = Tensor::empty(Shape{g.K, padded});
-    Real* dst = b_padded.data();
-    parallel_for(g.K, ldb, [&](int64_t r) { std::memcpy(dst + r * padded, b + r * ldb, sizeof(Real) * ldb); });
-    b = dst;
-    ldb_used = padded;
-  }
+  int64_t lda = g.trans_a ? g.M : g.K, ldb = g.trans_b ? g.K : g.N;
+  const int64_t ldc = g.N;
+  // Operands whose rows are a multiple of 4 KiB apart run at half speed in oneDNN (the rows
+  // alias in the cache sets) when A is transposed, and at 0.7x for the long B of a weight
+  // gradient (split over K below; base fc1 dW, 256 x 1024 x 4096): repack them once.
+  Tensor a_padded, b_padded;
+  if (g.trans_a && g.batch == 1 && lda % 1024 == 0) a_padded = repack_padded(a, g.K, lda);
+  if (!g.trans_b && g.batch == 1 && ldb % 1024 == 0 && split_k(g)) b_padded = repack_padded(b, g.K, ldb);
   auto key = [&](int64_t batch, int64_t m, int64_t k, bool acc, bool b_broadcast) {
     // When A is transposed its leading dimension is the full M even for a row block.
     return Key{batch, m, g.N, k, lda, ldb, ldc, g.trans_a, g.trans_b, acc, b_broadcast, g.bias != nullptr, g.alpha};
@@ -256,7 +253,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       const int64_t k = ci == chunks - 1 ? g.K - chunk_k * (chunks - 1) : chunk_k;
       const int64_t m = bi == mblocks - 1 ? g.M - mb * (mblocks - 1) : mb;
       const int64_t n = bj == nblocks - 1 ? g.N - nb * (nblocks - 1) : nb;
-      return Key{1, m, n, k, lda, ldb_used, ldc, g.trans_a, g.trans_b, direct && g.accumulate, false,
+      return Key{1, m, n, k, lda, ldb, ldc, g.trans_a, g.trans_b, direct && g.accumulate, false,
                  direct && g.bias != nullptr, g.alpha};
     };
     Tensor partial = direct ? Tensor() : Tensor::empty(Shape{chunks, g.M, g.N});
@@ -267,7 +264,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       const int64_t ci = t / (mblocks * nblocks), bi = t / nblocks % mblocks, bj = t % nblocks;
       const int64_t k0 = ci * chunk_k, m0 = bi * mb, n0 = bj * nb;
       const float* a0 = g.trans_a ? a + k0 * lda + m0 : a + m0 * lda + k0;
-      const float* b0 = g.trans_b ? b + n0 * ldb_used + k0 : b + k0 * ldb_used + n0;
+      const float* b0 = g.trans_b ? b + n0 * ldb + k0 : b + k0 * ldb + n0;
       run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0,
           direct && g.bias ? g.bias + n0 : nullptr);
     }

@@ -2,11 +2,11 @@
 #include "core/tape.h"
 
 #include <algorithm>
-#include "core/parallel.h"
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
+
+#include "core/parallel.h"
 
 namespace ordo {
 
