@@ -34,6 +34,29 @@ inline float fast_exp(float x) {
   return x != x ? x : result;                                            // NaN
 }
 
+// exp(x) for x <= 0, as fast_exp without the overflow and NaN selects (softmax-style
+// arguments: a score minus its row maximum). -inf gives exactly 0; NaN still propagates
+// (the clamp keeps it, and the polynomial of NaN is NaN). Small positive x (rounding in
+// s - lse) is fine: the polynomial is accurate there too.
+inline float fast_exp_nonpositive(float x) {
+  const float lo = -87.3365478515625f;
+  const float xc = x < lo ? lo : x;
+  const float n = std::floor(1.44269504088896341f * xc + 0.5f);
+  float r = xc - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  const float z = r * r;
+  float y = 1.9875691500e-4f;
+  y = y * r + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * z + r + 1.0f;
+  const int32_t e = (static_cast<int32_t>(n) + 127) << 23;
+  const float result = y * std::bit_cast<float>(e);
+  return x < lo ? 0.0f : result;
+}
+
 inline float fast_tanh(float x) {
   const float ax = x < 0 ? -x : x;
   // |x| < 0.625: odd polynomial.
@@ -52,6 +75,7 @@ inline float fast_tanh(float x) {
 }
 
 inline double fast_exp(double x) { return std::exp(x); }
+inline double fast_exp_nonpositive(double x) { return std::exp(x); }
 inline double fast_tanh(double x) { return std::tanh(x); }
 
 }  // namespace ordo

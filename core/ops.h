@@ -103,8 +103,9 @@ Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
 namespace ordo {
 
 // ---- fused attention (core/ops/attention.cpp) ------------------------------------------
-// softmax(q k^T * scale + bias + mask) v for q, k, v (B, H, L, d_h), computed tile by tile
-// with an online softmax: no (B, H, L, L) tensor is ever stored. The backward recomputes
+// softmax(q k^T * scale + bias + mask) v for q, k, v (B, L, H, d_h) (the projections'
+// layout, heads inner; the output too), computed tile by tile with an online softmax: no
+// (B, H, L, L) tensor is ever stored. The backward recomputes
 // the scores of each tile from q, k and the saved row log-sum-exps.
 //   bias: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or full (H, L, L);
 //         its gradient is accumulated when it needs one (t5's learned table).

@@ -310,17 +310,17 @@ int cmd_inspect_pe(const Args& args) {
   }
   // (b) rotate: <R(t) q, R(u) q>, q all ones, per head then averaged (or one head).
   const int64_t dh = D / H;
-  Var q = tape.input(Tensor::full(Shape{1, H, L, dh}, 1));
+  Var q = tape.input(Tensor::full(Shape{1, L, H, dh}, 1));
   auto [rq, rk] = enc->rotate(tape, q, q, pos);
   if (rq.id != q.id) {
-    const Tensor& r = tape.value(rq);  // (1, H, L, dh)
+    const Tensor& r = tape.value(rq);  // (1, L, H, dh)
     for (int64_t h = 0; h < H; ++h) {
       if (head >= 0 && h != head) continue;
       const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(H);
       for (int64_t t = 0; t < L; ++t)
         for (int64_t u = 0; u < L; ++u) {
           double s = 0;
-          for (int64_t c = 0; c < dh; ++c) s += static_cast<double>(r[(h * L + t) * dh + c]) * r[(h * L + u) * dh + c];
+          for (int64_t c = 0; c < dh; ++c) s += static_cast<double>(r[(t * H + h) * dh + c]) * r[(u * H + h) * dh + c];
           S[t * L + u] += w * s;
         }
     }

@@ -19,8 +19,7 @@ MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint
 }
 
 Var MultiHeadAttention::split_heads(Tape& t, Var x, int64_t B, int64_t L) {
-  Var r = reshape(t, x, Shape{B, L, n_heads_, d_model_ / n_heads_});  // (B, L, H, d_h)
-  return permute(t, r, {0, 2, 1, 3});                                 // (B, H, L, d_h)
+  return reshape(t, x, Shape{B, L, n_heads_, d_model_ / n_heads_});  // (B, L, H, d_h): no copy
 }
 
 Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
@@ -34,7 +33,7 @@ Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* 
   std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
 
   const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
-  Var heads;  // (B, H, L, d_h)
+  Var heads;  // (B, L, H, d_h)
   if (in.fused && !maps) {
     FusedAttentionBias bias;
     if (in.bias) bias = FusedAttentionBias{in.bias->values, in.bias->relative};
@@ -42,13 +41,17 @@ Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* 
   } else {
     heads = unfused(t, q, k, v, in, inv_sqrt_dh, maps);
   }
-  Var merged = reshape(t, permute(t, heads, {0, 2, 1, 3}), Shape{B, L, d_model_});
+  Var merged = reshape(t, heads, Shape{B, L, d_model_});
   return w_o.forward(t, merged);
 }
 
 Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale_by,
                                 Var* maps) {
-  const int64_t L = t.shape(q)[2];
+  const int64_t L = t.shape(q)[1];
+  const std::vector<int> heads_outer{0, 2, 1, 3};  // (B, L, H, d_h) <-> (B, H, L, d_h)
+  q = permute(t, q, heads_outer);
+  k = permute(t, k, heads_outer);
+  v = permute(t, v, heads_outer);
   Var scores = scale(t, matmul(t, q, k, false, true), scale_by);  // (B, H, L, L)
   if (in.bias) {  // (H, L, L), broadcast over the batch
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
@@ -56,7 +59,7 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
   }
   Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
   if (maps) *maps = probs;
-  return matmul(t, probs, v);  // (B, H, L, d_h)
+  return permute(t, matmul(t, probs, v), heads_outer);  // (B, H, L, d_h) -> (B, L, H, d_h)
 }
 
 void MultiHeadAttention::collect_parameters(std::vector<Parameter*>& out) {

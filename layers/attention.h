@@ -1,6 +1,6 @@
 // layers/attention.h: multi-head self-attention with the three positional hooks.
 //
-//   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, H, L, d_h)
+//   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, L, H, d_h)
 //   q, k    = encoding.rotate(q, k)                        (hook b)
 //   scores  = q k^T / sqrt(d_h) + bias + mask              (hook c; mask: padding, causal)
 //   out     = concat_h(softmax(scores) v) W_o + b_o
@@ -40,8 +40,9 @@ class MultiHeadAttention : public Module {
   Linear w_q, w_k, w_v, w_o;
 
  private:
-  Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, H, L, d_h)
-  // softmax(q k^T * scale + bias + mask) v by separate ops; fills *maps when given.
+  Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, L, H, d_h)
+  // softmax(q k^T * scale + bias + mask) v by separate ops on (B, H, L, d_h) permutes of
+  // q, k, v; returns (B, L, H, d_h) and fills *maps when given.
   Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale, Var* maps);
   int64_t d_model_, n_heads_;
 };

@@ -1,5 +1,9 @@
 // core/ops/attention.cpp: fused scaled-dot-product attention with an online softmax.
 //
+// q, k, v and the output are (B, L, H, d): the layout the projections produce, so the
+// attention layer reshapes instead of permuting (4 permutes per layer were 6% of a tiny
+// step). One (b, h) pair reads its rows of q, k, v with stride H d.
+//
 // For one (batch entry b, head h), with q, k, v (L, d), scale s and a bias (or none):
 //   S[t, u] = s q_t . k_u + bias[t, u]        (-inf where key u is masked for query t)
 //   lse_t   = log sum_u exp(S[t, u])
@@ -11,9 +15,9 @@
 //   m' = max(m, max_u S[t, u]),   alpha = exp(m - m'),   p_u = exp(S[t, u] - m')
 //   l' = alpha l + sum_u p_u,     a' = alpha a + sum_u p_u v_u
 // and at the end O_t = a / l, lse_t = m + log l. Saved for the backward: O and lse only
-// (B H L (d + 1) values); no (L, L) tensor exists, only (64, 64) tiles of scratch.
+// (B L H (d + 1) values); no (L, L) tensor exists, only (64, 64) tiles of scratch.
 //
-// Backward, given dO (B, H, L, d). From O_t = sum_u P[t, u] v_u:
+// Backward, given dO (B, L, H, d). From O_t = sum_u P[t, u] v_u:
 //   dV[u]    = sum_t P[t, u] dO_t
 //   dP[t, u] = dO_t . v_u
 // From the softmax of row t (dS = dP elementwise minus its P-weighted row mean):
@@ -65,8 +69,8 @@ Real* pair_scratch(size_t n) {
   return buffer.data();
 }
 
-// exp(x) for x <= 0 (and -inf, which gives exactly 0): core/fastmath.h's vectorisable exp.
-inline Real exp_nonpositive(Real x) { return fast_exp(x); }
+// exp(x) for x <= 0 (and -inf, which gives exactly 0): core/fastmath.h's lean variant.
+inline Real exp_nonpositive(Real x) { return fast_exp_nonpositive(x); }
 
 // One AVX2 register of Reals (GCC/Clang vector extension). The register block of
 // tile_product is written with it because the auto-vectoriser, at -O3, turns the plain-loop
@@ -131,19 +135,28 @@ void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int
     }
 }
 
-// dst (rows_out, dp) = s * src (n, d) with zero padding (n <= rows_out, d <= dp).
-void copy_padded(const Real* __restrict src, int64_t n, int64_t d, Real s, Real* __restrict dst,
-                 int64_t rows_out, int64_t dp) {
-  for (int64_t i = 0; i < rows_out; ++i)
-    for (int64_t c = 0; c < dp; ++c) dst[i * dp + c] = (i < n && c < d) ? s * src[i * d + c] : Real(0);
+// dst (rows_out, dp) = s * src (n rows of d, row stride ld), zero padded (n <= rows_out,
+// d <= dp). Plain row loops: the single masked loop this replaced compiled to vmaskmovps
+// loads that were 8% of a tiny step's forward attention.
+void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s,
+                 Real* __restrict dst, int64_t rows_out, int64_t dp) {
+  for (int64_t i = 0; i < n; ++i) {
+    const Real* __restrict sr = src + i * ld;
+    Real* __restrict dr = dst + i * dp;
+    for (int64_t c = 0; c < d; ++c) dr[c] = s * sr[c];
+    for (int64_t c = d; c < dp; ++c) dr[c] = 0;
+  }
+  std::fill(dst + n * dp, dst + rows_out * dp, Real(0));
 }
 
-// dst (dp, kTile) = src (n, d)^T with zero padding.
-void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, Real* __restrict dst,
-                     int64_t dp) {
-  std::fill(dst, dst + dp * kTile, Real(0));
+// dst (d, cols; row stride kTile) = src (n rows of d, row stride ld)^T, columns n..cols
+// zero (n <= cols <= kTile). The products read rows < d and columns < cols only.
+void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, int64_t ld,
+                     Real* __restrict dst, int64_t cols) {
   for (int64_t x = 0; x < n; ++x)
-    for (int64_t c = 0; c < d; ++c) dst[c * kTile + x] = src[x * d + c];
+    for (int64_t c = 0; c < d; ++c) dst[c * kTile + x] = src[x * ld + c];
+  if (n < cols)
+    for (int64_t c = 0; c < d; ++c) std::fill(dst + c * kTile + n, dst + c * kTile + cols, Real(0));
 }
 
 // max of one score row (n entries, a multiple of kLanes), as kLanes independent partial
@@ -176,12 +189,15 @@ inline Real exp_row(Real* __restrict s, int64_t n, Real shift) {
 struct Plan {
   int64_t B = 0, H = 0, L = 0, d = 0;
   int64_t dp = 0;  // d padded to a multiple of kNR
+  int64_t ld = 0;  // row stride of q, k, v, O and their gradients: H d
   Real scale = 1;
   int bias_kind = 0;  // 0 none, 1 relative (H, 2L - 1), 2 full (H, L, L)
   bool causal = false;
   std::vector<int32_t> key_lengths;  // (B)
 
   int64_t tiles() const { return (L + kTile - 1) / kTile; }
+  // Offset of row 0 of pair (b, h) in a (B, L, H, d) tensor.
+  int64_t offset(int64_t b, int64_t h) const { return b * L * ld + h * d; }
   // Keys [0, key_end(b, t)) are visible to query t.
   int64_t key_end(int64_t b, int64_t t) const {
     const int64_t end = causal ? std::min<int64_t>(key_lengths[b], t + 1) : key_lengths[b];
@@ -199,7 +215,7 @@ struct Plan {
 inline int64_t tile_rows(int64_t nq) { return round_up(nq, kMR); }
 inline int64_t tile_cols(int64_t nk) { return round_up(nk, kNR); }  // also a multiple of kLanes
 
-// Raw scores of one tile: S (rows, cols) = Qs (rows, dp) Kt (dp, cols) (+ bias) with -inf at
+// Raw scores of one tile: S (rows, cols) = Qs (rows, dp) Kt (d, cols) (+ bias) with -inf at
 // masked keys, for the query tile starting at t0 (nq real rows) and the key tile starting at
 // u0 (nk real keys); S has row stride kTile. Rows >= nq are -inf. Shared by forward and
 // backward, so the backward sees bitwise the forward's scores.
@@ -207,19 +223,21 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t 
                  int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
   tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
-  Real row_bias[kTile] = {};  // the bias row of the tile, zero padded
   for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
     const int64_t nv = i < nq ? std::clamp<int64_t>(p.key_end(b, t0 + i) - u0, 0, nk) : 0;
-    if (bias && nv > 0) std::memcpy(row_bias, p.bias_row(bias, h, t0 + i, u0), sizeof(Real) * nv);
-    for (int64_t x = 0; x < cols; ++x) s[x] = x < nv ? s[x] + row_bias[x] : kNegInf;
+    if (bias && nv > 0) {
+      const Real* __restrict br = p.bias_row(bias, h, t0 + i, u0);
+      for (int64_t x = 0; x < nv; ++x) s[x] += br[x];
+    }
+    std::fill(s + nv, s + cols, kNegInf);
   }
 }
 
-// Forward of one (b, h): writes O (L, d) and lse (L).
+// Forward of one (b, h): writes O (L rows, stride p.ld) and lse (L).
 void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                   const Real* v, const Real* bias, Real* O, Real* lse) {
-  const int64_t L = p.L, d = p.d, dp = p.dp;
+  const int64_t L = p.L, d = p.d, dp = p.dp, ld = p.ld;
   Real* Qs = pair_scratch(3 * kTile * dp + dp * kTile + kTile * kTile + 3 * kTile);  // (kTile, dp): scale * q
   Real* acc = Qs + kTile * dp;       // (kTile, dp): running sum_u p_u v_u
   Real* Vs = acc + kTile * dp;       // (kTile, dp): v of the key tile
@@ -230,18 +248,16 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
   Real* alpha = l + kTile;           // (kTile): rescaling of the previous tiles
 
   for (int64_t t0 = 0; t0 < L; t0 += kTile) {
-    const int64_t nq = std::min(kTile, L - t0);
-    copy_padded(q + t0 * d, nq, d, p.scale, Qs, kTile, dp);
-    std::fill(acc, acc + kTile * dp, Real(0));
-    std::fill(m, m + kTile, kNegInf);
-    std::fill(l, l + kTile, Real(0));
+    const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
+    copy_padded(q + t0 * ld, nq, d, ld, p.scale, Qs, rows, dp);
+    std::fill(m, m + rows, kNegInf);
+    std::fill(l, l + rows, Real(0));
     const int64_t u_end = p.key_end(b, t0 + nq - 1);  // the widest row of the tile
     for (int64_t u0 = 0; u0 < u_end; u0 += kTile) {
-      const int64_t nk = std::min(kTile, u_end - u0);
-      copy_transposed(k + u0 * d, nk, d, Kt, dp);
-      copy_padded(v + u0 * d, nk, d, 1, Vs, kTile, dp);
+      const int64_t nk = std::min(kTile, u_end - u0), cols = tile_cols(nk);
+      copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
+      copy_padded(v + u0 * ld, nk, d, ld, 1, Vs, nk, dp);
       tile_scores(p, b, h, bias, t0, nq, u0, nk, Qs, Kt, S);
-      const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
       for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict s = S + i * kTile;
         const Real m_new = std::max(m[i], row_max(s, cols));
@@ -255,6 +271,10 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
         l[i] = alpha[i] * l[i] + sum;
         m[i] = m_new;
       }
+      if (u0 == 0) {  // the first key tile stores acc = P V
+        tile_product<false>(rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);
+        continue;
+      }
       for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict a = acc + i * dp;
         const Real ai = alpha[i];
@@ -263,8 +283,8 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       tile_product<true>(rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc += P V
     }
     for (int64_t i = 0; i < nq; ++i) {
-      Real* __restrict o = O + (t0 + i) * d;
-      if (l[i] == 0) {  // every key masked: zeros, and lse = -inf marks the row
+      Real* __restrict o = O + (t0 + i) * ld;
+      if (l[i] == 0) {  // every key masked (acc may be unwritten): zeros, lse = -inf marks it
         for (int64_t c = 0; c < d; ++c) o[c] = 0;
         lse[t0 + i] = kNegInf;
         continue;
@@ -276,23 +296,36 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
   }
 }
 
-// Gradient destinations of one (b, h); null where no gradient is needed.
+// Gradient destinations of one (b, h) (row 0 of the pair, rows p.ld apart); null where no
+// gradient is needed. store: the buffer is fresh (uninitialised), so every element of the
+// pair is written, not added to.
 struct PairGrads {
   Real* dq = nullptr;     // (L, d)
   Real* dk = nullptr;     // (L, d)
   Real* dv = nullptr;     // (L, d)
   Real* dbias = nullptr;  // relative: this pair's partial row (2L - 1); full: head h (L, L)
+  bool store_q = false, store_k = false, store_v = false;
 };
 
-// Backward of one (b, h): adds this pair's contributions to the gradients.
+// dst row (d values) = or += src row.
+inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t d, Real s, bool store) {
+  if (store) {
+    for (int64_t c = 0; c < d; ++c) dst[c] = s * src[c];
+  } else {
+    for (int64_t c = 0; c < d; ++c) dst[c] += s * src[c];
+  }
+}
+
+// Backward of one (b, h): adds (or stores) this pair's contributions to the gradients.
 void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                    const Real* v, const Real* bias, const Real* O, const Real* lse,
                    const Real* dO, const PairGrads& g) {
-  const int64_t L = p.L, d = p.d, dp = p.dp, Lp = p.tiles() * kTile;
-  Real* Qs = pair_scratch(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);  // (Lp, dp): scale * q
-  Real* dOs = Qs + Lp * dp;        // (Lp, dp): dO, zero padded
-  Real* dQacc = dOs + Lp * dp;     // (Lp, dp): sum_u dS[t, u] k_u
-  Real* D = dQacc + Lp * dp;       // (Lp): dO_t . O_t
+  const int64_t L = p.L, d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
+  const int64_t Lp = p.tiles() * kTile;
+  Real* Qs = pair_scratch(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);  // (Lr, dp): scale * q
+  Real* dOs = Qs + Lp * dp;        // (Lr, dp): dO, zero padded
+  Real* dQacc = dOs + Lp * dp;     // (Lr, dp): sum_u dS[t, u] k_u
+  Real* D = dQacc + Lp * dp;       // (L): dO_t . O_t
   Real* Kt = D + Lp;               // (dp, kTile)
   Real* Vt = Kt + dp * kTile;      // (dp, kTile)
   Real* Ks = Vt + dp * kTile;      // (kTile, dp)
@@ -301,29 +334,26 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   Real* P = dVacc + kTile * dp;    // (kTile, kTile)
   Real* dS = P + kTile * kTile;    // (kTile, kTile): dP, then dS
 
-  copy_padded(q, L, d, p.scale, Qs, Lp, dp);
-  copy_padded(dO, L, d, 1, dOs, Lp, dp);
-  std::fill(dQacc, dQacc + Lp * dp, Real(0));
+  copy_padded(q, L, d, ld, p.scale, Qs, Lr, dp);
+  copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
   for (int64_t t = 0; t < L; ++t) {
     Real acc = 0;
-    for (int64_t c = 0; c < d; ++c) acc += dO[t * d + c] * O[t * d + c];
+    for (int64_t c = 0; c < d; ++c) acc += dO[t * ld + c] * O[t * ld + c];
     D[t] = acc;
   }
   const int64_t key_limit = p.key_lengths[b];
   for (int64_t u0 = 0; u0 < key_limit; u0 += kTile) {
-    const int64_t nk = std::min(kTile, key_limit - u0);
-    copy_transposed(k + u0 * d, nk, d, Kt, dp);
-    copy_transposed(v + u0 * d, nk, d, Vt, dp);
-    copy_padded(k + u0 * d, nk, d, 1, Ks, kTile, dp);
-    std::fill(dKacc, dKacc + 2 * kTile * dp, Real(0));  // dKacc and dVacc
+    const int64_t nk = std::min(kTile, key_limit - u0), cols = tile_cols(nk);
+    copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
+    copy_transposed(v + u0 * ld, nk, d, ld, Vt, cols);
+    copy_padded(k + u0 * ld, nk, d, ld, 1, Ks, nk, dp);
     // Causal: queries t < u0 see none of these keys.
     const int64_t t_begin = p.causal ? u0 / kTile * kTile : 0;
     for (int64_t t0 = t_begin; t0 < L; t0 += kTile) {
-      const int64_t nq = std::min(kTile, L - t0);
+      const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dp;
       tile_scores(p, b, h, bias, t0, nq, u0, nk, Qi, Kt, P);
-      const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
       tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
       // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
@@ -342,10 +372,20 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
           ds[x] = pr[x] * (ds[x] - Di);
         }
       }
+      // The first query tile of a key tile stores into dKacc, dVacc; u0 = 0 (which every
+      // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
-      if (g.dv) tile_product<true>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
-      if (g.dk) tile_product<true>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
-      if (g.dq) tile_product<true>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+      if (t0 == t_begin) {
+        if (g.dv) tile_product<false>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
+        if (g.dk) tile_product<false>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
+      } else {
+        if (g.dv) tile_product<true>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);
+        if (g.dk) tile_product<true>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);
+      }
+      if (g.dq) {
+        if (u0 == 0) tile_product<false>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+        else tile_product<true>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+      }
       if (g.dbias) {
         for (int64_t i = 0; i < nq; ++i) {
           const int64_t t = t0 + i;
@@ -356,31 +396,40 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
         }
       }
     }
-    for (int64_t x = 0; x < nk; ++x)
-      for (int64_t c = 0; c < d; ++c) {
-        if (g.dk) g.dk[(u0 + x) * d + c] += dKacc[x * dp + c];
-        if (g.dv) g.dv[(u0 + x) * d + c] += dVacc[x * dp + c];
-      }
+    for (int64_t x = 0; x < nk; ++x) {
+      if (g.dk) write_row(g.dk + (u0 + x) * ld, dKacc + x * dp, d, 1, g.store_k);
+      if (g.dv) write_row(g.dv + (u0 + x) * ld, dVacc + x * dp, d, 1, g.store_v);
+    }
   }
-  if (g.dq)
-    for (int64_t t = 0; t < L; ++t)
-      for (int64_t c = 0; c < d; ++c) g.dq[t * d + c] += p.scale * dQacc[t * dp + c];
+  // Keys at or after key_limit get no gradient: zeros when the buffers are fresh.
+  for (int64_t u = key_limit; u < L; ++u) {
+    if (g.dk && g.store_k) std::fill(g.dk + u * ld, g.dk + u * ld + d, Real(0));
+    if (g.dv && g.store_v) std::fill(g.dv + u * ld, g.dv + u * ld + d, Real(0));
+  }
+  if (g.dq) {
+    if (key_limit > 0) {
+      for (int64_t t = 0; t < L; ++t) write_row(g.dq + t * ld, dQacc + t * dp, d, p.scale, g.store_q);
+    } else if (g.store_q) {  // no key at all: dQacc was never written; the gradient is 0
+      for (int64_t t = 0; t < L; ++t) std::fill(g.dq + t * ld, g.dq + t * ld + d, Real(0));
+    }
+  }
 }
 
 }  // namespace
 
 Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
                     const std::vector<int32_t>& key_lengths, bool causal, Real scale) {
-  const Tensor& Q = t.value(q);  // (B, H, L, d)
-  const Tensor& K = t.value(k);  // (B, H, L, d)
-  const Tensor& V = t.value(v);  // (B, H, L, d)
-  ORDO_CHECK(Q.rank() == 4, "fused_attention: q must be (B, H, L, d_h), got ", Q.shape());
+  const Tensor& Q = t.value(q);  // (B, L, H, d)
+  const Tensor& K = t.value(k);  // (B, L, H, d)
+  const Tensor& V = t.value(v);  // (B, L, H, d)
+  ORDO_CHECK(Q.rank() == 4, "fused_attention: q must be (B, L, H, d_h), got ", Q.shape());
   ORDO_CHECK(K.shape() == Q.shape() && V.shape() == Q.shape(),
-             "fused_attention: q, k and v must have the same shape (B, H, L, d_h), got q ",
+             "fused_attention: q, k and v must have the same shape (B, L, H, d_h), got q ",
              Q.shape(), ", k ", K.shape(), ", v ", V.shape());
   Plan p;
-  p.B = Q.dim(0), p.H = Q.dim(1), p.L = Q.dim(2), p.d = Q.dim(3);
+  p.B = Q.dim(0), p.L = Q.dim(1), p.H = Q.dim(2), p.d = Q.dim(3);
   p.dp = round_up(std::max<int64_t>(p.d, 1), kNR);
+  p.ld = p.H * p.d;
   p.scale = scale;
   p.causal = causal;
   ORDO_CHECK(std::isfinite(static_cast<double>(scale)), "fused_attention: scale must be finite, got ", scale);
@@ -404,16 +453,15 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
     }
   }
 
-  const int64_t pairs = p.B * p.H, per_pair = p.L * p.d;
-  Tensor O = Tensor::empty(Q.shape());                // (B, H, L, d)
+  Tensor O = Tensor::empty(Q.shape());                // (B, L, H, d)
   Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});   // (B, H, L)
   {
     const Real* bd = bias.values ? t.value(*bias.values).data() : nullptr;
     const Real *qd = Q.data(), *kd = K.data(), *vd = V.data();
     Real *od = O.data(), *ld = lse.data();
-    parallel_for(pairs, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
-      forward_pair(p, bh / p.H, bh % p.H, qd + bh * per_pair, kd + bh * per_pair, vd + bh * per_pair,
-                   bd, od + bh * per_pair, ld + bh * p.L);
+    parallel_for(p.B * p.H, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
+      forward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + bh * p.L);
     });
   }
 
@@ -422,43 +470,38 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_bias = bias_var && t.needs_grad(*bias_var);
     if (!want_q && !want_k && !want_v && !want_bias) return;
-    // Every gradient buffer is fetched (allocated) here, before the threads start.
-    Real* dq = want_q ? t.grad(q).data() : nullptr;
-    Real* dk = want_k ? t.grad(k).data() : nullptr;
-    Real* dv = want_v ? t.grad(v).data() : nullptr;
+    // Every gradient buffer is fetched (allocated) here, before the threads start. A fresh
+    // one is stored into (each pair writes all of its rows), not zero-filled and added to.
+    bool fresh_q = false, fresh_k = false, fresh_v = false;
+    Real* dq = want_q ? t.grad_to_write(q, fresh_q).data() : nullptr;
+    Real* dk = want_k ? t.grad_to_write(k, fresh_k).data() : nullptr;
+    Real* dv = want_v ? t.grad_to_write(v, fresh_v).data() : nullptr;
     Real* dbias = want_bias ? t.grad(*bias_var).data() : nullptr;
     const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *od = O.data(), *ld = lse.data(), *dod = dO.data();
-    const int64_t per_pair = p.L * p.d, W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
-    auto pair_grads = [&](int64_t bh) {
+    const int64_t W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
+    auto run = [&](int64_t b, int64_t h, Real* dbias_row) {
+      const int64_t o = p.offset(b, h);
       PairGrads g;
-      if (dq) g.dq = dq + bh * per_pair;
-      if (dk) g.dk = dk + bh * per_pair;
-      if (dv) g.dv = dv + bh * per_pair;
-      return g;
-    };
-    auto run = [&](int64_t bh, const PairGrads& g) {
-      backward_pair(p, bh / p.H, bh % p.H, qd + bh * per_pair, kd + bh * per_pair, vd + bh * per_pair,
-                    bd, od + bh * per_pair, ld + bh * p.L, dod + bh * per_pair, g);
+      if (dq) g.dq = dq + o, g.store_q = fresh_q;
+      if (dk) g.dk = dk + o, g.store_k = fresh_k;
+      if (dv) g.dv = dv + o, g.store_v = fresh_v;
+      g.dbias = dbias_row;
+      backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + (b * p.H + h) * p.L,
+                    dod + o, g);
     };
     if (p.bias_kind == 2 && dbias) {
       // Full bias: one head per iteration, batch entries in order, straight into dbias.
       parallel_for(p.H, p.B * cost, [&](int64_t h) {
-        for (int64_t b = 0; b < p.B; ++b) {
-          PairGrads g = pair_grads(b * p.H + h);
-          g.dbias = dbias + h * p.L * p.L;
-          run(b * p.H + h, g);
-        }
+        for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
       });
       return;
     }
     // Relative bias: per-(b, h) partial rows, summed over b in order below.
     std::vector<Real> partial(dbias ? static_cast<size_t>(p.B * p.H * W) : 0, Real(0));
     parallel_for(p.B * p.H, cost, [&](int64_t bh) {
-      PairGrads g = pair_grads(bh);
-      if (dbias) g.dbias = partial.data() + bh * W;
-      run(bh, g);
+      run(bh / p.H, bh % p.H, dbias ? partial.data() + bh * W : nullptr);
     });
     if (dbias)
       for (int64_t h = 0; h < p.H; ++h)

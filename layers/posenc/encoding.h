@@ -2,7 +2,7 @@
 //
 // Every positional scheme acts in one of three places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
-//   (b) rotate: transforms each head's q and k (B, H, L, d_h) before the dot product;
+//   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product;
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only.
 // The attention layer calls these hooks and never names an encoding. An encoding is one
@@ -60,7 +60,7 @@ class PositionalEncoding {
 
   // (a) x (B, L, d) -> x + P.
   virtual Var embed(Tape&, Var x, const Positions&) { return x; }
-  // (b) q, k (B, H, L, d_h) -> rotated q, k.
+  // (b) q, k (B, L, H, d_h) -> rotated q, k (the projections' layout: heads inner).
   virtual std::pair<Var, Var> rotate(Tape&, Var q, Var k, const Positions&) { return {q, k}; }
   // (c) computed once per forward pass and shared by every layer.
   virtual std::optional<AttentionBias> bias(Tape&, const Positions&) { return std::nullopt; }

@@ -1,6 +1,6 @@
 // layers/posenc/rope.cpp: rotary position embedding (RoFormer, Su et al. 2021).
 //
-// Each head's q and k (B, H, L, d_h) are rotated pair by pair before the dot product:
+// Each head's q and k (B, L, H, d_h) are rotated pair by pair before the dot product:
 //   (x0, x1) at (2i, 2i+1)  ->  (x0 cos a - x1 sin a, x0 sin a + x1 cos a),
 //   a = t * base^(-2i/d_h),  base = 10000
 // Rotations compose, R(t)^T R(u) = R(u - t), so the score <R(t) q, R(u) k> = <q, R(u - t) k>
@@ -25,35 +25,42 @@ class RotaryEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "rope"; }
 
-  // q, k (B, H, L, d_h) -> R(t) q, R(t) k.
+  // q, k (B, L, H, d_h) -> R(t) q, R(t) k. Viewed as (B, L, H d_h), every row of the view
+  // is one position, and the angle tables repeat the head's (d_h / 2) angles H times.
   std::pair<Var, Var> rotate(Tape& t, Var q, Var k, const Positions&) override {
     const Shape& sq = t.shape(q);
-    ORDO_CHECK(sq.rank() >= 2 && sq.last() == d_head_, "rope: q must be (B, H, L, ", d_head_,
+    ORDO_CHECK(sq.rank() == 4 && sq.last() == d_head_, "rope: q must be (B, L, H, ", d_head_,
                "), got ", sq);
     ORDO_CHECK(t.shape(k) == sq, "rope: q and k shapes differ: ", sq, " vs ", t.shape(k));
-    build(sq[-2]);
-    return {rotate_pairs(t, q, cos_, sin_), rotate_pairs(t, k, cos_, sin_)};
+    const int64_t B = sq[0], L = sq[1], H = sq[2];
+    build(L, H);
+    const Shape rows{B, L, H * d_head_};
+    return {reshape(t, rotate_pairs(t, reshape(t, q, rows), cos_, sin_), sq),
+            reshape(t, rotate_pairs(t, reshape(t, k, rows), cos_, sin_), sq)};
   }
 
  private:
-  // cos, sin (L, d_h/2) of the angles t * base^(-2i/d_h), cached for the last L.
-  void build(int64_t L) {
-    if (cos_.defined() && cos_.dim(0) == L) return;
+  // cos, sin (L, H d_h/2): the angles t * base^(-2i/d_h), once per head, cached for the
+  // last (L, H).
+  void build(int64_t L, int64_t H) {
     const int64_t half = d_head_ / 2;
-    cos_ = Tensor::empty(Shape{L, half});
-    sin_ = Tensor::empty(Shape{L, half});
+    if (cos_.defined() && cos_.dim(0) == L && cos_.dim(1) == H * half) return;
+    cos_ = Tensor::empty(Shape{L, H * half});
+    sin_ = Tensor::empty(Shape{L, H * half});
     for (int64_t pos = 0; pos < L; ++pos)
       for (int64_t i = 0; i < half; ++i) {
         const double a = static_cast<double>(pos) *
                          std::pow(base_, -2.0 * static_cast<double>(i) / static_cast<double>(d_head_));
-        cos_[pos * half + i] = static_cast<Real>(std::cos(a));
-        sin_[pos * half + i] = static_cast<Real>(std::sin(a));
+        for (int64_t h = 0; h < H; ++h) {
+          cos_[(pos * H + h) * half + i] = static_cast<Real>(std::cos(a));
+          sin_[(pos * H + h) * half + i] = static_cast<Real>(std::sin(a));
+        }
       }
   }
 
   double base_;
   int64_t d_head_ = 0;
-  Tensor cos_, sin_;  // (L, d_h/2)
+  Tensor cos_, sin_;  // (L, H d_h/2)
 };
 
 }  // namespace

@@ -229,7 +229,7 @@ TEST_CASE("rotate_pairs and expand_relative are bit-identical for 1 and 2 thread
 
 TEST_CASE("fused_attention is bit-identical for 1 and 2 threads", "[ops][determinism]") {
   const int64_t B = 4, H = 4, L = 128, dh = 16;
-  const Shape qkv{B, H, L, dh};
+  const Shape qkv{B, L, H, dh};
   const std::vector<int32_t> key_lengths = {128, 100, 1, 64};
   for (int causal = 0; causal < 2; ++causal) {
     const bool c = causal;

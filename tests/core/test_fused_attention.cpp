@@ -49,7 +49,7 @@ struct Problem {
   Problem(int64_t B_, int64_t H_, int64_t L_, int64_t d_, BiasKind kind, bool causal_,
           std::vector<int32_t> lengths_, uint64_t seed)
       : B(B_), H(H_), L(L_), d(d_), bias(kind), causal(causal_), lengths(std::move(lengths_)) {
-    const Shape s{B, H, L, d};
+    const Shape s{B, L, H, d};  // the op's layout, heads inner
     q = random_tensor(s, seed);
     k = random_tensor(s, seed + 1);
     v = random_tensor(s, seed + 2);
@@ -75,23 +75,28 @@ struct Result {
   Tensor out, dq, dk, dv, dbias;
 };
 
-Result run(const Problem& pb, bool fused) {
+// through_op: q, k and v reach the op through scale(., 1) (exact), so their gradient
+// buffers are fresh and the fused backward stores instead of adding (as inside the model).
+Result run(const Problem& pb, bool fused, bool through_op = false) {
   Parameter pq("q", pb.q.clone()), pk("k", pb.k.clone()), pv("v", pb.v.clone());
   Parameter pbias("bias", pb.bias_values.defined() ? pb.bias_values.clone() : Tensor::zeros(Shape{1}));
   for (Parameter* p : {&pq, &pk, &pv, &pbias}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;
   Var q = t.param(pq), k = t.param(pk), v = t.param(pv);
+  if (through_op) q = scale(t, q, 1), k = scale(t, k, 1), v = scale(t, v, 1);
   std::optional<Var> bias;
   if (pb.bias != BiasKind::none) bias = t.param(pbias);
   Var out;
   if (fused) {
     out = fused_attention(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
                           pb.scale());
-  } else {
-    Var scores = scale(t, matmul(t, q, k, false, true), pb.scale());
+  } else {  // on (B, H, L, d) permutes, as the attention layer's unfused path
+    const std::vector<int> heads_outer{0, 2, 1, 3};
+    Var scores = scale(t, matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true),
+                       pb.scale());
     if (bias) scores = add(t, scores, pb.relative() ? expand_relative(t, *bias, pb.L, pb.L) : *bias);
     Var probs = softmax(t, scores, attention_mask(make_positions(pb.L, pb.lengths), pb.causal));
-    out = matmul(t, probs, v);
+    out = permute(t, matmul(t, probs, permute(t, v, heads_outer)), heads_outer);
   }
   Result r;
   r.out = t.value(out).clone();
@@ -114,6 +119,12 @@ void check_against_unfused(const Problem& pb) {
   INFO("B " << pb.B << " H " << pb.H << " L " << pb.L << " d " << pb.d << " bias " << int(pb.bias)
             << " causal " << pb.causal);
   const Result f = run(pb, true), u = run(pb, false);
+  // Stored (fresh) gradients equal accumulated ones bit for bit, masked keys included.
+  const Result s = run(pb, true, true);
+  REQUIRE(bit_equal(s.out, f.out));
+  REQUIRE(bit_equal(s.dq, f.dq));
+  REQUIRE(bit_equal(s.dk, f.dk));
+  REQUIRE(bit_equal(s.dv, f.dv));
   require_close("out", f.out, u.out);
   require_close("dq", f.dq, u.dq);
   require_close("dk", f.dk, u.dk);
@@ -184,7 +195,7 @@ TEST_CASE("fused attention: a row with every key masked gives zeros and zero gra
   for (bool causal : {false, true}) {
     // Batch entry 1 has no real key at all.
     const Problem pb(2, 2, 70, 8, BiasKind::t5, causal, {70, 0}, 111);
-    const Result r = run(pb, true);
+    const Result r = run(pb, true, true);  // fresh gradient buffers: zeros must be stored
     for (const Tensor* g : {&r.out, &r.dq, &r.dk, &r.dv, &r.dbias}) REQUIRE(all_finite(*g));
     const int64_t per_batch = pb.H * pb.L * pb.d;
     for (int64_t i = per_batch; i < 2 * per_batch; ++i) {
@@ -218,8 +229,8 @@ TEST_CASE("fused attention: only the real keys matter", "[ops][fused]") {
   for (int64_t h = 0; h < 2; ++h)
     for (int64_t u = 40; u < 70; ++u)
       for (int64_t c = 0; c < 8; ++c) {
-        b.k[(h * 70 + u) * 8 + c] = 100;
-        b.v[(h * 70 + u) * 8 + c] = -100;
+        b.k[(u * 2 + h) * 8 + c] = 100;  // (B, L, H, d)
+        b.v[(u * 2 + h) * 8 + c] = -100;
       }
   const Result ra = run(a, true), rb = run(b, true);
   REQUIRE(bit_equal(ra.out, rb.out));
@@ -228,9 +239,9 @@ TEST_CASE("fused attention: only the real keys matter", "[ops][fused]") {
 
 TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops][fused]") {
   Tape t;
-  Var q = t.input(random_tensor(Shape{2, 3, 5, 4}, 1));
-  Var k = t.input(random_tensor(Shape{2, 3, 5, 4}, 2));
-  Var v = t.input(random_tensor(Shape{2, 3, 5, 4}, 3));
+  Var q = t.input(random_tensor(Shape{2, 5, 3, 4}, 1));  // (B, L, H, d)
+  Var k = t.input(random_tensor(Shape{2, 5, 3, 4}, 2));
+  Var v = t.input(random_tensor(Shape{2, 5, 3, 4}, 3));
   Var rel = t.input(random_tensor(Shape{3, 8}, 4));
   Var full = t.input(random_tensor(Shape{3, 5, 4}, 5));
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5}, false, 1),
@@ -240,6 +251,6 @@ TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops
                       Contains("(H, 2L - 1) = (3, 9)") && Contains("(3, 8)"));
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {full, false}, {5, 5}, false, 1),
                       Contains("(H, L, L) = (3, 5, 5)"));
-  Var bad = t.input(random_tensor(Shape{2, 3, 6, 4}, 6));
+  Var bad = t.input(random_tensor(Shape{2, 6, 3, 4}, 6));
   REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("same shape"));
 }

@@ -19,7 +19,7 @@ void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool
                  const std::vector<int32_t>& lengths, uint64_t stream) {
   INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal "
             << causal);
-  const Shape s{B, H, L, d};
+  const Shape s{B, L, H, d};
   std::vector<Tensor> inputs = {random_tensor(s, stream), random_tensor(s, stream + 1),
                                 random_tensor(s, stream + 2)};
   if (kind == BiasKind::relative) inputs.push_back(random_tensor(Shape{H, 2 * L - 1}, stream + 3));

@@ -114,8 +114,9 @@ TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
   const int64_t B = 2, L = 5;
   REQUIRE_POSENC_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) {
-        auto [q, k] = enc->rotate(t, v[0], v[1], Positions{B, L, {5, 5}, 0});
-        return matmul(t, q, k, false, true);  // the scores (B, H, L, L)
+        auto [q, k] = enc->rotate(t, v[0], v[1], Positions{B, L, {5, 5}, 0});  // (B, L, H, d_h)
+        const std::vector<int> heads_outer{0, 2, 1, 3};
+        return matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true);  // (B, H, L, L)
       },
-      {uniform({B, 2, L, 6}, 40), uniform({B, 2, L, 6}, 41)}));
+      {uniform({B, L, 2, 6}, 40), uniform({B, L, 2, 6}, 41)}));
 }

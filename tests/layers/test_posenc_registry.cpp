@@ -43,7 +43,7 @@ TEST_CASE("registry: each encoding uses exactly the hooks SPEC gives it", "[pose
     auto enc = make_encoding(n, cfg);
     Tape t;
     Var x = t.input(Tensor::zeros({B, L, d}));
-    Var qk = t.input(Tensor::full({B, H, L, d / H}, 1));
+    Var qk = t.input(Tensor::full({B, L, H, d / H}, 1));
     const bool embeds = t.value(enc->embed(t, x, pos)).to_vector() != t.value(x).to_vector();
     auto [rq, rk] = enc->rotate(t, qk, qk, pos);
     const bool rotates = t.value(rq).to_vector() != t.value(qk).to_vector();

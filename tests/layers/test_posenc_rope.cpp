@@ -23,23 +23,26 @@ std::unique_ptr<PositionalEncoding> make_rope_encoding() {
   return make_encoding("rope", cfg);
 }
 
-// q and k (1, H, L, d_h) with the same vector at every position (one vector per head), so
+// Offset of (position p, head h) in a (1, L, H, d_h) tensor: the rotate hook's layout.
+int64_t at(int64_t p, int64_t h) { return (p * kHeads + h) * kHeadDim; }
+
+// q and k (1, L, H, d_h) with the same vector at every position (one vector per head), so
 // an unrotated score would not depend on the positions at all.
 Tensor tiled(uint64_t stream) {
-  Tensor x = Tensor::empty({1, kHeads, kLen, kHeadDim});
+  Tensor x = Tensor::empty({1, kLen, kHeads, kHeadDim});
   CounterRng rng(3, stream);
   std::vector<double> v(kHeads * kHeadDim);
   for (double& e : v) e = rng.normal();
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t p = 0; p < kLen; ++p)
-      for (int64_t j = 0; j < kHeadDim; ++j) x[(h * kLen + p) * kHeadDim + j] = static_cast<Real>(v[h * kHeadDim + j]);
+      for (int64_t j = 0; j < kHeadDim; ++j) x[at(p, h) + j] = static_cast<Real>(v[h * kHeadDim + j]);
   return x;
 }
 
 double dot(const Tensor& a, int64_t h, int64_t p, const Tensor& b, int64_t u) {
   double s = 0;
   for (int64_t j = 0; j < kHeadDim; ++j)
-    s += a[(h * kLen + p) * kHeadDim + j] * b[(h * kLen + u) * kHeadDim + j];
+    s += a[at(p, h) + j] * b[at(u, h) + j];
   return s;
 }
 
@@ -60,9 +63,9 @@ TEST_CASE("rope: <R(t) q, R(u) k> = <q, R(u - t) k> is unchanged when t and u sh
         double expected = 0;
         for (int64_t i = 0; i < kHeadDim / 2; ++i) {
           const double a = (u - p) * std::pow(10000.0, -2.0 * i / kHeadDim);
-          const double k0 = k[h * kLen * kHeadDim + 2 * i], k1 = k[h * kLen * kHeadDim + 2 * i + 1];
-          expected += q[h * kLen * kHeadDim + 2 * i] * (k0 * std::cos(a) - k1 * std::sin(a)) +
-                      q[h * kLen * kHeadDim + 2 * i + 1] * (k0 * std::sin(a) + k1 * std::cos(a));
+          const double k0 = k[at(0, h) + 2 * i], k1 = k[at(0, h) + 2 * i + 1];
+          expected += q[at(0, h) + 2 * i] * (k0 * std::cos(a) - k1 * std::sin(a)) +
+                      q[at(0, h) + 2 * i + 1] * (k0 * std::sin(a) + k1 * std::cos(a));
         }
         CHECK(dot(Q, h, p, K, u) == Approx(expected).margin(1e-4));
       }
@@ -85,7 +88,7 @@ TEST_CASE("rope: rotations preserve the norm of every q and k row", "[posenc][ro
 TEST_CASE("rope: pair i at position t turns by t * 10000^(-2i/d_h)", "[posenc][rope]") {
   auto enc = make_rope_encoding();
   // Every row is (1, 0, 1, 0, ...): the rotated pair i is (cos a, sin a).
-  Tensor e = Tensor::zeros({1, kHeads, kLen, kHeadDim});
+  Tensor e = Tensor::zeros({1, kLen, kHeads, kHeadDim});
   for (int64_t i = 0; i < e.numel(); i += 2) e[i] = 1;
   Tape t;
   Tensor r = t.value(enc->rotate(t, t.input(e), t.input(e), Positions{1, kLen, {kLen}, 0}).first);
@@ -93,7 +96,7 @@ TEST_CASE("rope: pair i at position t turns by t * 10000^(-2i/d_h)", "[posenc][r
     for (int64_t p = 0; p < kLen; ++p)
       for (int64_t i = 0; i < kHeadDim / 2; ++i) {
         const double a = p * std::pow(10000.0, -2.0 * i / kHeadDim);
-        const Real* pair = r.data() + (h * kLen + p) * kHeadDim + 2 * i;
+        const Real* pair = r.data() + at(p, h) + 2 * i;
         CHECK(pair[0] == Approx(std::cos(a)).margin(1e-6));
         CHECK(pair[1] == Approx(std::sin(a)).margin(1e-6));
       }
