@@ -20,19 +20,23 @@ Var EncoderBlock::drop(Tape& t, Var x, const BlockContext& ctx, const char* site
   return dropout(t, x, static_cast<Real>(ctx.dropout), ctx.dropout_seed, stream);
 }
 
+Var EncoderBlock::zero_padding(Tape& t, Var x, const BlockContext& ctx) {
+  return ctx.output_mask ? mul(t, x, *ctx.output_mask) : x;
+}
+
 Var EncoderBlock::forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps) {
   // x (B, L, d)
   Var h, y;
   if (!post_ln) {
     h = add(t, x, drop(t, attn.forward(t, ln1.forward(t, x), in, maps), ctx, "attn_drop"));
-    h = mul(t, h, ctx.output_mask);
+    h = zero_padding(t, h, ctx);
     y = add(t, h, drop(t, ffn.forward(t, ln2.forward(t, h)), ctx, "ffn_drop"));
   } else {
     h = ln1.forward(t, add(t, x, drop(t, attn.forward(t, x, in, maps), ctx, "attn_drop")));
-    h = mul(t, h, ctx.output_mask);
+    h = zero_padding(t, h, ctx);
     y = ln2.forward(t, add(t, h, drop(t, ffn.forward(t, h), ctx, "ffn_drop")));
   }
-  return mul(t, y, ctx.output_mask);
+  return zero_padding(t, y, ctx);
 }
 
 void EncoderBlock::collect_parameters(std::vector<Parameter*>& out) {

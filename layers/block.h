@@ -5,6 +5,8 @@
 // Padded positions are zeroed after each sub-layer (SPEC section 4, output mask).
 #pragma once
 
+#include <optional>
+
 #include "layers/attention.h"
 #include "layers/feedforward.h"
 #include "layers/layernorm.h"
@@ -13,7 +15,9 @@ namespace ordo {
 
 // Per-call settings shared by every block of one forward pass.
 struct BlockContext {
-  Var output_mask;            // (B, L, 1) 1 = real position
+  // (B, L, 1), 1 = real position; none when the batch has no padding (every length is L:
+  // the multiplications by 1 would change no bit, and cost 2% of a tiny training step).
+  std::optional<Var> output_mask;
   double dropout = 0;         // probability; applied only when training
   bool training = false;
   uint64_t dropout_seed = 0;  // with the step, makes every dropout mask reproducible
@@ -34,6 +38,7 @@ class EncoderBlock : public Module {
 
  private:
   Var drop(Tape& t, Var x, const BlockContext& ctx, const char* site);
+  static Var zero_padding(Tape& t, Var x, const BlockContext& ctx);
 };
 
 }  // namespace ordo

@@ -1,5 +1,6 @@
 #include "layers/model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/ops.h"
@@ -82,8 +83,11 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
     Lx = L + 1;
   }
   Positions pos = make_positions(Lx, lens, cfg_.posenc.grid_w);
-  Var omask = t.input(output_mask(pos));
-  x = mul(t, encoding_->embed(t, x, pos), omask);
+  std::optional<Var> omask;  // none when no position is padding
+  if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
+    omask = t.input(output_mask(pos));
+  x = encoding_->embed(t, x, pos);
+  if (omask) x = mul(t, x, *omask);
 
   AttentionInputs in;
   in.positions = &pos;
