@@ -46,6 +46,10 @@
 #include <limits>
 #include <vector>
 
+#if defined(__AVX__) && !defined(ORDO_REAL_DOUBLE)
+#include <immintrin.h>
+#endif
+
 #include "core/fastmath.h"
 #include "core/ops.h"
 #include "core/parallel.h"
@@ -150,19 +154,47 @@ void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, R
 }
 
 // dst (d, cols; row stride kTile) = src (n rows of d, row stride ld)^T, columns n..cols
-// zero (n <= cols <= kTile). The products read rows < d and columns < cols only. Written
-// column by column with scalar loads (vectorised, GCC emitted gathers and a 5x slower
-// copy: 2.4 us for a 64 x 16 tile against 0.5 us).
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-vectorize")))
-#endif
+// zero (n <= cols <= kTile). The products read rows < d and columns < cols only. float32
+// with AVX: 8 x 8 blocks transposed in registers (unpack, shuffle, permute: 24 shuffles per
+// 64 values); the rest element by element. GCC's own vectorisation of the plain loop used
+// gathers and took 2.4 us for a 64 x 16 tile, the blocks 0.1 us.
+void transpose_scalar(const Real* __restrict src, int64_t x0, int64_t x1, int64_t c0, int64_t c1,
+                      int64_t ld, Real* __restrict dst) {
+  for (int64_t c = c0; c < c1; ++c)
+    for (int64_t x = x0; x < x1; ++x) dst[c * kTile + x] = src[x * ld + c];
+}
+
 void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, int64_t ld,
                      Real* __restrict dst, int64_t cols) {
-  for (int64_t c = 0; c < d; ++c) {
-    Real* __restrict dr = dst + c * kTile;
-    for (int64_t x = 0; x < n; ++x) dr[x] = src[x * ld + c];
-    for (int64_t x = n; x < cols; ++x) dr[x] = 0;
+  int64_t n8 = 0, d8 = 0;  // the part covered by 8 x 8 blocks
+#if defined(__AVX__) && !defined(ORDO_REAL_DOUBLE)
+  {
+    n8 = n / 8 * 8, d8 = d / 8 * 8;
+    for (int64_t x0 = 0; x0 < n8; x0 += 8)
+      for (int64_t c0 = 0; c0 < d8; c0 += 8) {
+        __m256 r[8], t[8];
+        for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + (x0 + i) * ld + c0);
+        for (int i = 0; i < 8; i += 2) {
+          t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+          t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+        }
+        for (int i = 0; i < 8; i += 4) {
+          r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+          r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+          r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+          r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+        }
+        for (int i = 0; i < 4; ++i) {
+          _mm256_storeu_ps(dst + (c0 + i) * kTile + x0, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+          _mm256_storeu_ps(dst + (c0 + i + 4) * kTile + x0, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+        }
+      }
   }
+#endif
+  transpose_scalar(src, 0, n8, d8, d, ld, dst);  // the columns right of the blocks
+  transpose_scalar(src, n8, n, 0, d, ld, dst);   // the rows below them
+  if (n < cols)
+    for (int64_t c = 0; c < d; ++c) std::fill(dst + c * kTile + n, dst + c * kTile + cols, Real(0));
 }
 
 // max of one score row (n entries, a multiple of kVec), one vector of partial maxima
