@@ -7,6 +7,8 @@
 #include <ostream>
 #include <unordered_map>
 
+#include <sys/mman.h>
+
 namespace ordo {
 
 Shape::Shape(std::initializer_list<int64_t> dims) : Shape(std::vector<int64_t>(dims)) {}
@@ -78,6 +80,8 @@ double max_abs_diff(const Tensor& a, const Tensor& b) {
 // after the first step every request is served from a free list: no heap growth.
 namespace {
 
+constexpr size_t kHugePage = size_t{2} << 20;
+
 struct Pool {
   std::mutex mutex;
   std::unordered_map<size_t, std::vector<void*>> free_lists;  // class size -> blocks
@@ -98,8 +102,15 @@ struct Pool {
         return p;
       }
     }
-    void* p = std::aligned_alloc(64, cls);
+    // Blocks of 2 MiB and more are 2 MiB aligned and asked to be backed by transparent huge
+    // pages: GEMM and attention operands span megabytes, and on a VM every 4 KiB TLB miss
+    // is a two-level page walk.
+    const bool huge = cls >= kHugePage;
+    void* p = std::aligned_alloc(huge ? kHugePage : 64, cls);
     ORDO_CHECK(p != nullptr, "out of memory allocating ", cls, " bytes");
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(p, cls, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
     std::lock_guard<std::mutex> lock(mutex);
     ++stats.system_allocations;
     stats.system_bytes += static_cast<int64_t>(cls);

@@ -10,6 +10,10 @@
 // The column sums are reduced deterministically: rows are cut into chunks of kChunkRows (a
 // constant, never the thread count); each chunk's partial sums are written by one loop
 // iteration and the partials are then added chunk by chunk in a fixed order.
+//
+// Precision: every sum over a row (mean, variance, the two backward means) is taken in
+// double over 8 lanes; the elementwise work (xhat, y, dx) is in Real, from the Real mean and
+// rstd. Doing it all in double made LayerNorm 6.5% of a tiny training step.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -22,6 +26,13 @@ namespace ordo {
 namespace {
 
 constexpr int64_t kChunkRows = 32;
+
+// Per-thread scratch of at least n Reals, reused across calls.
+Real* row_scratch(int64_t n) {
+  thread_local std::vector<Real> buffer;
+  if (static_cast<int64_t>(buffer.size()) < n) buffer.resize(static_cast<size_t>(n));
+  return buffer.data();
+}
 
 }  // namespace
 
@@ -60,10 +71,10 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
                        return c * c;
                      }) / static_cast<double>(d);
     const double s = 1.0 / std::sqrt(v + static_cast<double>(eps));
-    for (int64_t j = 0; j < d; ++j)
-      yr[j] = static_cast<Real>((xr[j] - m) * s) * g[j] + b[j];
-    mean_d[r] = static_cast<Real>(m);
-    rstd_d[r] = static_cast<Real>(s);
+    const Real mr = static_cast<Real>(m), sr = static_cast<Real>(s);
+    for (int64_t j = 0; j < d; ++j) yr[j] = (xr[j] - mr) * sr * g[j] + b[j];
+    mean_d[r] = mr;
+    rstd_d[r] = sr;
   });
 
   return t.push("layernorm", std::move(Y),
@@ -83,27 +94,31 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
       double* dg_c = want_g ? dgamma_part.data() + c * d : nullptr;
       double* db_c = want_b ? dbeta_part.data() + c * d : nullptr;
       const int64_t end = std::min(rows, (c + 1) * kChunkRows);
+      Real* xhat = row_scratch(2 * d);  // (d): this row's xhat, then (d): dy gamma
+      Real* dnorm = xhat + d;
       for (int64_t r = c * kChunkRows; r < end; ++r) {
         const Real* xr = xd + r * d;
         const Real* dyr = dy + r * d;
-        const double m = mean_d[r], s = rstd_d[r];
-        const double dnorm_mean =
-            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dyr[j]) * g[j]; }) /
-            static_cast<double>(d);
-        const double dnorm_xhat_mean = lane_sum<double>(d, [&](int64_t j) {
-                                         return static_cast<double>(dyr[j]) * g[j] * ((xr[j] - m) * s);
-                                       }) / static_cast<double>(d);
+        const Real m = mean_d[r], s = rstd_d[r];
+        for (int64_t j = 0; j < d; ++j) {
+          xhat[j] = (xr[j] - m) * s;
+          dnorm[j] = dyr[j] * g[j];
+        }
+        const Real dnorm_mean = static_cast<Real>(
+            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dnorm[j]); }) / static_cast<double>(d));
+        const Real dnorm_xhat_mean = static_cast<Real>(
+            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dnorm[j]) * xhat[j]; }) /
+            static_cast<double>(d));
         if (dg_c)
-          for (int64_t j = 0; j < d; ++j) dg_c[j] += dyr[j] * ((xr[j] - m) * s);
+          for (int64_t j = 0; j < d; ++j) dg_c[j] += static_cast<double>(dyr[j] * xhat[j]);
         if (db_c)
           for (int64_t j = 0; j < d; ++j) db_c[j] += dyr[j];
         if (!dx) continue;
         Real* dxr = dx + r * d;
-        for (int64_t j = 0; j < d; ++j) {
-          const double xhat = (xr[j] - m) * s;
-          const double dnorm = static_cast<double>(dyr[j]) * g[j];
-          const Real v = static_cast<Real>(s * (dnorm - dnorm_mean - xhat * dnorm_xhat_mean));
-          dxr[j] = fresh ? v : dxr[j] + v;
+        if (fresh) {
+          for (int64_t j = 0; j < d; ++j) dxr[j] = s * (dnorm[j] - dnorm_mean - xhat[j] * dnorm_xhat_mean);
+        } else {
+          for (int64_t j = 0; j < d; ++j) dxr[j] += s * (dnorm[j] - dnorm_mean - xhat[j] * dnorm_xhat_mean);
         }
       }
     });

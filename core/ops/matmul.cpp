@@ -112,20 +112,33 @@ Var linear(Tape& t, Var x, Var w, Var b) {
       product(p, t.value(x).data(), true, dY.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T dY
     }
     if (t.needs_grad(b)) {
-      // Column sums, each column's rows added in order by one iteration: deterministic.
+      // Column sums, each column block summed by one iteration over 4 interleaved row
+      // lanes (rows r = lane mod 4; four independent add chains instead of one latency-bound
+      // chain), added in a fixed order at the end: deterministic.
       Real* db = t.grad_to_write(b, fresh).data();
       const Real* dy = dY.data();
-      constexpr int64_t kCols = 16;
+      constexpr int64_t kCols = 16, kRowLanes = 4;
       const int64_t rows = p.M, N = p.N;
       parallel_for((N + kCols - 1) / kCols, rows * kCols, [&](int64_t blk) {
         const int64_t j0 = blk * kCols, w = std::min(kCols, N - j0);
-        Real acc[kCols] = {};
-        for (int64_t r = 0; r < rows; ++r) {
-          const Real* row = dy + r * N + j0;
+        Real acc[kRowLanes][kCols] = {};
+        int64_t r = 0;
+        if (w == kCols) {
+          for (; r + kRowLanes <= rows; r += kRowLanes)
+            for (int64_t lane = 0; lane < kRowLanes; ++lane) {
+              const Real* row = dy + (r + lane) * N + j0;
 #pragma omp simd
-          for (int64_t j = 0; j < w; ++j) acc[j] += row[j];
+              for (int64_t j = 0; j < kCols; ++j) acc[lane][j] += row[j];
+            }
         }
-        for (int64_t j = 0; j < w; ++j) db[j0 + j] = fresh ? acc[j] : db[j0 + j] + acc[j];
+        for (; r < rows; ++r) {
+          const Real* row = dy + r * N + j0;
+          for (int64_t j = 0; j < w; ++j) acc[r % kRowLanes][j] += row[j];
+        }
+        for (int64_t j = 0; j < w; ++j) {
+          const Real sum = (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j]);
+          db[j0 + j] = fresh ? sum : db[j0 + j] + sum;
+        }
       });
     }
   }, {x, w, b});
