@@ -95,4 +95,26 @@ inline Real lane_sum(int64_t n, F&& f) {
   return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
 }
 
+// GELU, tanh form: y = 0.5 x (1 + tanh u), u = c (x + k x^3), c = sqrt(2 / pi), k = 0.044715,
+// computed as y = x s with s = sigmoid(2u) = 1 / (1 + e^(-2u)) (the same function:
+// 0.5 (1 + tanh u) = sigmoid(2u)): one exp and one division. Its derivative:
+//   dy/dx = s + x s (1 - s) 2 c (1 + 3 k x^2)
+// Shared by the gelu op (core/ops/unary.cpp) and the fused linear_gelu (core/ops/matmul.cpp).
+template <class T>
+inline T gelu_sigmoid(T x) {  // s
+  const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
+  return 1 / (1 + fast_exp(-2 * c * (x + k * x * x * x)));
+}
+template <class T>
+inline T gelu_value(T x) {
+  const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
+  return x / (1 + fast_exp(-2 * c * (x + k * x * x * x)));
+}
+template <class T>
+inline T gelu_slope(T x) {
+  const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
+  const T s = gelu_sigmoid(x);
+  return s + x * s * (1 - s) * (2 * c * (1 + 3 * k * x * x));
+}
+
 }  // namespace ordo

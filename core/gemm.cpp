@@ -21,6 +21,8 @@ void check_args(const GemmArgs& g) {
   ORDO_CHECK(g.M >= 0 && g.N >= 0 && g.K >= 0 && g.batch >= 1, "gemm: bad sizes M=", g.M,
              " N=", g.N, " K=", g.K, " batch=", g.batch);
   ORDO_CHECK(!g.bias || g.batch == 1, "gemm: a bias is supported on unbatched products only (batch=", g.batch, ")");
+  ORDO_CHECK(!g.epilogue || g.batch == 1, "gemm: an epilogue is supported on unbatched products only (batch=",
+             g.batch, ")");
 }
 
 // Element (i, k) of op(A) and (k, j) of op(B) for one batch entry.
@@ -63,6 +65,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   parallel_for(g.batch * g.M, g.N * g.K + 1, [&](int64_t r) {
     gemm_loops(g, a, b, c, r / g.M, r % g.M, r % g.M + 1);
   });
+  if (g.epilogue) (*g.epilogue)(0, g.M);
 }
 
 double measure_sgemm_peak(int64_t, int) { fail("measure_sgemm_peak: not available in the float64 build"); }
@@ -230,6 +233,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
         float& out = c[bi * g.stride_c + e];
         out = (g.accumulate ? out : 0.0f) + (g.bias ? g.bias[e % g.N] : 0.0f);
       }
+    if (g.epilogue) (*g.epilogue)(0, g.M);
     return;
   }
   int64_t lda = g.trans_a ? g.M : g.K, ldb = g.trans_b ? g.K : g.N;
@@ -298,7 +302,10 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
       run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0,
           direct && g.bias ? g.bias + n0 : nullptr);
     }
-    if (direct) return;
+    if (direct) {
+      if (g.epilogue) (*g.epilogue)(0, g.M);  // not fused here: the product has no row blocks
+      return;
+    }
     const int64_t mn = g.M * g.N;
     parallel_for((mn + 255) / 256, 256 * chunks, [&](int64_t blk) {
       const int64_t e0 = blk * 256, e1 = std::min(mn, e0 + 256);
@@ -309,6 +316,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
         c[e] = s;
       }
     });
+    if (g.epilogue) (*g.epilogue)(0, g.M);  // not fused here: the product has no row blocks
     return;
   }
 
@@ -323,6 +331,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
     const int64_t m0 = bi * mb;
     const float* a0 = g.trans_a ? a + m0 : a + m0 * lda;
     run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc, g.bias);
+    if (g.epilogue) (*g.epilogue)(m0, std::min(g.M, m0 + mb));
   }
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "core/tensor.h"
 
@@ -30,6 +31,11 @@ struct GemmArgs {
   int64_t batch = 1;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // elements between batch entries
   const Real* bias = nullptr;                         // (N), batch == 1 only
+  // Work on finished rows of C (batch == 1 only): called as (*epilogue)(r0, r1) once for each
+  // row block [r0, r1) of C, right after the block is computed and on the thread that
+  // computed it, so the rows are still in its cache (a linear layer's GELU). The blocks
+  // cover [0, M) once; they depend on the shape, never on the thread count.
+  const std::function<void(int64_t, int64_t)>* epilogue = nullptr;
 };
 
 void gemm(const GemmArgs& args, const Real* a, const Real* b, Real* c);

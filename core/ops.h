@@ -34,6 +34,9 @@ Var matmul(Tape& t, Var a, Var b, bool trans_a = false, bool trans_b = false);
 // y = x w + b: x (..., K), w (K, N), b (N) -> (..., N). One op, so the bias costs neither
 // an extra activation nor an extra pass over the output.
 Var linear(Tape& t, Var x, Var w, Var b);
+// y = gelu(x w + b) (the tanh form, as gelu()): the GELU is applied to each row block of the
+// product while it is still in cache. Equals gelu(linear(x, w, b)) bit for bit.
+Var linear_gelu(Tape& t, Var x, Var w, Var b);
 
 // ---- reductions (core/ops/reduce.cpp) --------------------------------------------------
 Var sum(Tape& t, Var a);        // all elements -> scalar

@@ -18,6 +18,11 @@ Var Linear::forward(Tape& t, Var x) {
   return matmul(t, x, t.param(weight));                                 // (..., in) x (in, out)
 }
 
+Var Linear::forward_gelu(Tape& t, Var x) {
+  if (with_bias) return linear_gelu(t, x, t.param(weight), t.param(bias));
+  return gelu(t, matmul(t, x, t.param(weight)));
+}
+
 void Linear::collect_parameters(std::vector<Parameter*>& out) {
   out.push_back(&weight);
   if (with_bias) out.push_back(&bias);

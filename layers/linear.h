@@ -11,6 +11,7 @@ class Linear : public Module {
   Linear(std::string name, int64_t in, int64_t out, uint64_t seed, double init_std = 0.02,
          bool with_bias = true);
   Var forward(Tape& t, Var x);  // (..., in) -> (..., out)
+  Var forward_gelu(Tape& t, Var x);  // gelu(forward(x)), fused (core/ops.h linear_gelu)
   void collect_parameters(std::vector<Parameter*>& out) override;
 
   int64_t in_features() const { return weight.value.dim(0); }

@@ -10,6 +10,7 @@
 // into a fresh (still empty) gradient buffer, which they overwrite.
 #include <algorithm>
 
+#include "core/fastmath.h"
 #include "core/gemm.h"
 #include "core/ops.h"
 #include "core/parallel.h"
@@ -84,39 +85,68 @@ Var matmul(Tape& t, Var a, Var b, bool ta, bool tb) {
   }, {a, b});
 }
 
-Var linear(Tape& t, Var x, Var w, Var b) {
+namespace {
+
+// y = x w + b, or gelu(x w + b) with the GELU applied to each row block of the product as
+// soon as the GEMM has written it (core/gemm.h epilogue: the rows are still in cache; a
+// separate pass read the 4 MB pre-activation of a tiny step back from memory). The
+// pre-activation u is kept for the backward, which forms du = dy gelu'(u) first.
+Var linear_op(Tape& t, Var x, Var w, Var b, bool with_gelu) {
   const Tensor& X = t.value(x);
   const Tensor& W = t.value(w);
   const Tensor& Bv = t.value(b);
+  const char* name = with_gelu ? "linear_gelu" : "linear";
   ORDO_CHECK(W.rank() == 2 && X.rank() >= 1 && X.shape()[-1] == W.dim(0),
-             "linear: x (..., K) needs a weight (K, N), got x ", X.shape(), " and weight ", W.shape());
-  ORDO_CHECK(Bv.rank() == 1 && Bv.dim(0) == W.dim(1), "linear: the bias must be (N) = (", W.dim(1),
+             name, ": x (..., K) needs a weight (K, N), got x ", X.shape(), " and weight ", W.shape());
+  ORDO_CHECK(Bv.rank() == 1 && Bv.dim(0) == W.dim(1), name, ": the bias must be (N) = (", W.dim(1),
              "), got ", Bv.shape());
   const int64_t K = W.dim(0), N = W.dim(1), rows = X.numel() / std::max<int64_t>(K, 1);
   std::vector<int64_t> out_dims = X.shape().dims();
   out_dims.back() = N;
   Tensor Y = Tensor::empty(Shape(out_dims));
+  Tensor U = with_gelu ? Tensor::empty(Shape(out_dims)) : Tensor();  // the pre-activation
   GemmArgs g;
   g.M = rows, g.N = N, g.K = K, g.bias = Bv.data();  // the bias is fused into the product
-  gemm(g, X.data(), W.data(), Y.data());
+  const std::function<void(int64_t, int64_t)> gelu_rows = [&](int64_t r0, int64_t r1) {
+    const Real* u = U.data();
+    Real* y = Y.data();
+#pragma omp simd
+    for (int64_t i = r0 * N; i < r1 * N; ++i) y[i] = gelu_value(u[i]);
+  };
+  if (with_gelu) g.epilogue = &gelu_rows;
+  gemm(g, X.data(), W.data(), with_gelu ? U.data() : Y.data());
   const MatmulPlan p{1, rows, N, K, true};
 
-  return t.push("linear", std::move(Y), [x, w, b, p](Tape& t, const Tensor& dY) {
+  return t.push(name, std::move(Y), [x, w, b, p, U](Tape& t, const Tensor& dY) {
+    // With the GELU, the products below take du = dy gelu'(u) in place of dy.
+    Tensor dU;
+    if (U.defined()) {
+      dU = Tensor::empty(U.shape());
+      const Real *u = U.data(), *dy = dY.data();
+      Real* du = dU.data();
+      const int64_t n = U.numel(), chunk = 4096;
+      parallel_for((n + chunk - 1) / chunk, chunk * 4, [&](int64_t c) {
+        const int64_t e = std::min(n, (c + 1) * chunk);
+#pragma omp simd
+        for (int64_t i = c * chunk; i < e; ++i) du[i] = dy[i] * gelu_slope(u[i]);
+      });
+    }
+    const Tensor& G = U.defined() ? dU : dY;
     bool fresh = false;
     if (t.needs_grad(x)) {
       Real* dX = t.grad_to_write(x, fresh).data();
-      product(p, dY.data(), false, t.value(w).data(), true, dX, !fresh, p.M, p.K, p.N);  // dY W^T
+      product(p, G.data(), false, t.value(w).data(), true, dX, !fresh, p.M, p.K, p.N);  // G W^T
     }
     if (t.needs_grad(w)) {
       Real* dW = t.grad_to_write(w, fresh).data();
-      product(p, t.value(x).data(), true, dY.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T dY
+      product(p, t.value(x).data(), true, G.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T G
     }
     if (t.needs_grad(b)) {
       // Column sums, each column block summed by one iteration over 4 interleaved row
       // lanes (rows r = lane mod 4; four independent add chains instead of one latency-bound
       // chain), added in a fixed order at the end: deterministic.
       Real* db = t.grad_to_write(b, fresh).data();
-      const Real* dy = dY.data();
+      const Real* dy = G.data();
       constexpr int64_t kCols = 16, kRowLanes = 4;
       const int64_t rows = p.M, N = p.N;
       parallel_for((N + kCols - 1) / kCols, rows * kCols, [&](int64_t blk) {
@@ -143,5 +173,11 @@ Var linear(Tape& t, Var x, Var w, Var b) {
     }
   }, {x, w, b});
 }
+
+}  // namespace
+
+Var linear(Tape& t, Var x, Var w, Var b) { return linear_op(t, x, w, b, false); }
+Var linear_gelu(Tape& t, Var x, Var w, Var b) { return linear_op(t, x, w, b, true); }
+
 
 }  // namespace ordo

@@ -5,10 +5,8 @@
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
-//         computed as y = x s with s = sigmoid(2u) = 1 / (1 + e^(-2u)) (the same function:
-//         0.5 (1 + tanh u) = sigmoid(2u)), one exp and one division instead of tanh's two
-//         branches: GELU was 9% of a tiny training step.
-//         dy/dx = s + x s (1 - s) 2 c (1 + 3 k x^2)
+//         computed as y = x sigmoid(2u) (core/fastmath.h gelu_value, gelu_slope): one exp and
+//         one division instead of tanh's two branches (GELU was 9% of a tiny training step).
 //
 // The ops that differentiate through their output (exp, tanh) keep the output tensor (which
 // the tape holds anyway); the others read the input from the tape.
@@ -63,9 +61,6 @@ void accumulate(Tape& t, Var x, const Tensor& dY, const Tensor& S, G g) {
   });
 }
 
-constexpr Real kGeluC = static_cast<Real>(0.79788456080286535588);  // sqrt(2 / pi)
-constexpr Real kGeluK = static_cast<Real>(0.044715);
-
 }  // namespace
 
 Var exp(Tape& t, Var a) {
@@ -99,16 +94,10 @@ Var relu(Tape& t, Var a) {
 }
 
 Var gelu(Tape& t, Var a) {
-  Tensor y = map(t.value(a), [](Real x) {
-    return x / (1 + fast_exp(-2 * kGeluC * (x + kGeluK * x * x * x)));
-  });
+  Tensor y = map(t.value(a), [](Real x) { return gelu_value(x); });
   return t.push("gelu", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (!t.needs_grad(a)) return;
-    accumulate(t, a, dy, t.value(a), [](Real d, Real x) {
-      const Real s = 1 / (1 + fast_exp(-2 * kGeluC * (x + kGeluK * x * x * x)));
-      const Real du = 2 * kGeluC * (1 + 3 * kGeluK * x * x);  // d(2u)/dx
-      return d * (s + x * s * (1 - s) * du);
-    });
+    accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return d * gelu_slope(x); });
   }, {a});
 }
 

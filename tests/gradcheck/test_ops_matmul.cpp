@@ -66,6 +66,20 @@ TEST_CASE("linear (x w + b) gradients, 2-D and batched x, size-1 dims", "[ops][m
   }
 }
 
+TEST_CASE("linear_gelu (gelu(x w + b), fused) gradients", "[ops][matmul][linear]") {
+  struct Case { std::vector<int64_t> x; int64_t N; };
+  uint64_t stream = 131;
+  for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}}) {
+    const int64_t K = c.x.back();
+    INFO("x " << Shape(c.x) << " N " << c.N);
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return linear_gelu(t, v[0], v[1], v[2]); },
+        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
+         random_tensor(Shape{c.N}, stream + 2)}));
+    stream += 3;
+  }
+}
+
 TEST_CASE("linear equals matmul plus a broadcast bias", "[ops][matmul][linear]") {
   Tape t;
   Var x = t.input(random_tensor(Shape{2, 3, 4}, 1));
