@@ -13,9 +13,12 @@
 
 namespace ordo {
 
-inline float fast_exp(float x) {
-  const float hi = 88.3762626647949f, lo = -87.3365478515625f;
-  const float xc = x > hi ? hi : (x < lo ? lo : x);
+// The finite range of float e^x (beyond it: 0 and +inf).
+constexpr float kExpHi = 88.3762626647949f, kExpLo = -87.3365478515625f;
+
+// e^x for x already clamped to [kExpLo, kExpHi]: range reduction x = n ln 2 + r, then a
+// minimax polynomial for e^r, scaled by 2^n.
+inline float exp_clamped(float xc) {
   const float n = std::floor(1.44269504088896341f * xc + 0.5f);
   float r = xc - n * 0.693359375f;
   r = r + n * 2.12194440e-4f;
@@ -28,10 +31,15 @@ inline float fast_exp(float x) {
   y = y * r + 5.0000001201e-1f;
   y = y * z + r + 1.0f;
   const int32_t e = (static_cast<int32_t>(n) + 127) << 23;
-  float result = y * std::bit_cast<float>(e);
-  result = x < lo ? 0.0f : result;                                        // underflow, -inf
-  result = x > hi ? std::bit_cast<float>(int32_t{0x7f800000}) : result;  // overflow: +inf
-  return x != x ? x : result;                                            // NaN
+  return y * std::bit_cast<float>(e);
+}
+
+inline float fast_exp(float x) {
+  const float xc = x > kExpHi ? kExpHi : (x < kExpLo ? kExpLo : x);
+  float result = exp_clamped(xc);
+  result = x < kExpLo ? 0.0f : result;                                        // underflow, -inf
+  result = x > kExpHi ? std::bit_cast<float>(int32_t{0x7f800000}) : result;  // overflow: +inf
+  return x != x ? x : result;                                                // NaN
 }
 
 // exp(x) for x <= 0, as fast_exp without the overflow and NaN selects (softmax-style
@@ -39,22 +47,8 @@ inline float fast_exp(float x) {
 // (the clamp keeps it, and the polynomial of NaN is NaN). Small positive x (rounding in
 // s - lse) is fine: the polynomial is accurate there too.
 inline float fast_exp_nonpositive(float x) {
-  const float lo = -87.3365478515625f;
-  const float xc = x < lo ? lo : x;
-  const float n = std::floor(1.44269504088896341f * xc + 0.5f);
-  float r = xc - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  const float z = r * r;
-  float y = 1.9875691500e-4f;
-  y = y * r + 1.3981999507e-3f;
-  y = y * r + 8.3334519073e-3f;
-  y = y * r + 4.1665795894e-2f;
-  y = y * r + 1.6666665459e-1f;
-  y = y * r + 5.0000001201e-1f;
-  y = y * z + r + 1.0f;
-  const int32_t e = (static_cast<int32_t>(n) + 127) << 23;
-  const float result = y * std::bit_cast<float>(e);
-  return x < lo ? 0.0f : result;
+  const float result = exp_clamped(x < kExpLo ? kExpLo : x);
+  return x < kExpLo ? 0.0f : result;
 }
 
 inline float fast_tanh(float x) {

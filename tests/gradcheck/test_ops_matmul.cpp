@@ -52,31 +52,22 @@ TEST_CASE("matmul gradients, a 2-D b shared by the batch", "[ops][matmul]") {
   check_matmul({3}, {}, 1, 2, 1, 25);
 }
 
-TEST_CASE("linear (x w + b) gradients, 2-D and batched x, size-1 dims", "[ops][matmul][linear]") {
+TEST_CASE("linear (x w + b) and linear_gelu (fused gelu(x w + b)) gradients, 2-D and batched x, "
+          "size-1 dims", "[ops][matmul][linear]") {
   struct Case { std::vector<int64_t> x; int64_t N; };
-  uint64_t stream = 31;
-  for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}, Case{{5, 1}, 17}, Case{{2, 1, 3}, 1}}) {
-    const int64_t K = c.x.back();
-    INFO("x " << Shape(c.x) << " N " << c.N);
-    REQUIRE_GRADS_OK(check_gradients(
-        [](Tape& t, const std::vector<Var>& v) { return linear(t, v[0], v[1], v[2]); },
-        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
-         random_tensor(Shape{c.N}, stream + 2)}));
-    stream += 3;
-  }
-}
-
-TEST_CASE("linear_gelu (gelu(x w + b), fused) gradients", "[ops][matmul][linear]") {
-  struct Case { std::vector<int64_t> x; int64_t N; };
-  uint64_t stream = 131;
-  for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}}) {
-    const int64_t K = c.x.back();
-    INFO("x " << Shape(c.x) << " N " << c.N);
-    REQUIRE_GRADS_OK(check_gradients(
-        [](Tape& t, const std::vector<Var>& v) { return linear_gelu(t, v[0], v[1], v[2]); },
-        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
-         random_tensor(Shape{c.N}, stream + 2)}));
-    stream += 3;
+  for (bool with_gelu : {false, true}) {
+    uint64_t stream = with_gelu ? 131 : 31;
+    for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}, Case{{5, 1}, 17}, Case{{2, 1, 3}, 1}}) {
+      const int64_t K = c.x.back();
+      INFO("x " << Shape(c.x) << " N " << c.N << " gelu " << with_gelu);
+      REQUIRE_GRADS_OK(check_gradients(
+          [with_gelu](Tape& t, const std::vector<Var>& v) {
+            return with_gelu ? linear_gelu(t, v[0], v[1], v[2]) : linear(t, v[0], v[1], v[2]);
+          },
+          {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
+           random_tensor(Shape{c.N}, stream + 2)}));
+      stream += 3;
+    }
   }
 }
 
