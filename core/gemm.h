@@ -34,7 +34,9 @@ struct GemmArgs {
   // Work on finished rows of C (batch == 1 only): called as (*epilogue)(r0, r1) once for each
   // row block [r0, r1) of C, right after the block is computed and on the thread that
   // computed it, so the rows are still in its cache (a linear layer's GELU). The blocks
-  // cover [0, M) once; they depend on the shape, never on the thread count.
+  // cover [0, M) once; they depend on the shape, never on the thread count. Products cut
+  // over K instead of rows (long weight gradients) and the float64 build call it once, for
+  // [0, M), after the whole product.
   const std::function<void(int64_t, int64_t)>* epilogue = nullptr;
 };
 

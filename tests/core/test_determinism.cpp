@@ -21,26 +21,18 @@
 
 #include "core/ops.h"
 #include "core/rng.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 
 namespace {
 
 Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
-  Tensor x = Tensor::empty(shape);
-  CounterRng rng(2024, stream);
-  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
-  return x;
+  return test::uniform_tensor(shape, 2024, stream, lo, hi);
 }
 
 // |x| in [0.5, 1.5) with a random sign: safe divisors.
-Tensor away_from_zero(const Shape& shape, uint64_t stream) {
-  Tensor x = random_tensor(shape, stream, 0.5, 1.5);
-  CounterRng rng(2025, stream);
-  for (int64_t i = 0; i < x.numel(); ++i)
-    if (rng.uniform() < 0.5) x[i] = -x[i];
-  return x;
-}
+Tensor away_from_zero(const Shape& shape, uint64_t stream) { return test::away_from_zero_tensor(shape, 2024, stream); }
 
 using OpFn = std::function<Var(Tape&, const std::vector<Var>&)>;
 
@@ -64,9 +56,7 @@ std::vector<Tensor> run(int threads, const OpFn& f, const std::vector<Tensor>& i
   return results;
 }
 
-bool bit_equal(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
-}
+using test::bit_equal;
 
 void require_deterministic(const std::string& name, const OpFn& f, const std::vector<Tensor>& inputs) {
   INFO(name);

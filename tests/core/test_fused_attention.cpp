@@ -13,6 +13,7 @@
 #include "core/ops.h"
 #include "core/rng.h"
 #include "layers/masks.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 using Catch::Matchers::Contains;
@@ -20,15 +21,11 @@ using Catch::Matchers::Contains;
 namespace {
 
 Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
-  Tensor x = Tensor::empty(shape);
-  CounterRng rng(29, stream);
-  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
-  return x;
+  return test::uniform_tensor(shape, 29, stream, lo, hi);
 }
 
-bool bit_equal(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
-}
+using test::bit_equal;
+using test::with_threads;
 
 bool all_finite(const Tensor& a) {
   for (int64_t i = 0; i < a.numel(); ++i)
@@ -130,14 +127,6 @@ void check_against_unfused(const Problem& pb) {
   require_close("dk", f.dk, u.dk);
   require_close("dv", f.dv, u.dv);
   if (pb.bias != BiasKind::none) require_close("dbias", f.dbias, u.dbias);
-}
-
-template <class Body>
-void with_threads(int n, Body&& body) {
-  const int previous = omp_get_max_threads();
-  omp_set_num_threads(n);
-  body();
-  omp_set_num_threads(previous);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/ops.h"
 #include "core/rng.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 using Catch::Matchers::Contains;
@@ -18,24 +19,11 @@ namespace {
 constexpr Real kInf = std::numeric_limits<Real>::infinity();
 
 Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
-  Tensor x = Tensor::empty(shape);
-  CounterRng rng(11, stream);
-  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
-  return x;
+  return test::uniform_tensor(shape, 11, stream, lo, hi);
 }
 
-bool bit_equal(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
-}
-
-// Runs body() with the given OpenMP thread count, then restores the previous count.
-template <class Body>
-void with_threads(int n, Body&& body) {
-  const int previous = omp_get_max_threads();
-  omp_set_num_threads(n);
-  body();
-  omp_set_num_threads(previous);
-}
+using test::bit_equal;
+using test::with_threads;
 
 // The gradient of loss = sum(f(x) * R) w.r.t. x, with R a fixed random tensor.
 template <class F>

@@ -6,25 +6,17 @@
 #include "core/gradcheck.h"
 #include "core/ops.h"
 #include "core/rng.h"
+#include "tests/test_tensors.h"
 
 namespace ordo::test {
 
 // Uniform values in [lo, hi), a pure function of (shape, stream).
 inline Tensor random_tensor(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
-  Tensor x = Tensor::empty(shape);
-  CounterRng rng(42, stream);
-  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
-  return x;
+  return uniform_tensor(shape, 42, stream, lo, hi);
 }
 
 // Values with |x| in [0.5, 1.5) and a random sign: safe divisors.
-inline Tensor away_from_zero(const Shape& shape, uint64_t stream) {
-  Tensor x = random_tensor(shape, stream, 0.5, 1.5);
-  CounterRng rng(43, stream);
-  for (int64_t i = 0; i < x.numel(); ++i)
-    if (rng.uniform() < 0.5) x[i] = -x[i];
-  return x;
-}
+inline Tensor away_from_zero(const Shape& shape, uint64_t stream) { return away_from_zero_tensor(shape, 42, stream); }
 
 #define REQUIRE_GRADS_OK(result)                                              \
   do {                                                                        \

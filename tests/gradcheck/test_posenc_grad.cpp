@@ -10,25 +10,16 @@
 #include "core/ops.h"
 #include "core/rng.h"
 #include "layers/posenc/encoding.h"
+#include "tests/gradcheck/test_ops_helpers.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 
 namespace {
 
 Tensor uniform(const Shape& shape, uint64_t stream, double lo = -1, double hi = 1) {
-  Tensor x = Tensor::empty(shape);
-  CounterRng rng(17, stream);
-  for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(lo + (hi - lo) * rng.uniform());
-  return x;
+  return test::uniform_tensor(shape, 17, stream, lo, hi);
 }
-
-#define REQUIRE_POSENC_GRADS_OK(result)                                     \
-  do {                                                                      \
-    const ::ordo::GradCheckResult r_ = (result);                            \
-    INFO("worst: " << r_.worst << "  max abs error " << r_.max_abs_error);  \
-    REQUIRE(r_.ok);                                                         \
-    REQUIRE(r_.checked > 0);                                                \
-  } while (0)
 
 }  // namespace
 
@@ -37,11 +28,11 @@ TEST_CASE("rotate_pairs gradients (shared and per-sequence angles)", "[posenc][g
   Tensor angles = uniform({L, D / 2}, 1, -4, 4);
   Tensor c = Tensor::empty(angles.shape()), s = Tensor::empty(angles.shape());
   for (int64_t i = 0; i < angles.numel(); ++i) c[i] = std::cos(angles[i]), s[i] = std::sin(angles[i]);
-  REQUIRE_POSENC_GRADS_OK(check_gradients(
+  REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) { return rotate_pairs(t, v[0], c, s); },
       {uniform({B, H, L, D}, 2)}));
   // Composed: rotate, then a product that mixes the pairs.
-  REQUIRE_POSENC_GRADS_OK(check_gradients(
+  REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) {
         return matmul(t, rotate_pairs(t, v[0], c, s), v[1], false, true);
       },
@@ -50,7 +41,7 @@ TEST_CASE("rotate_pairs gradients (shared and per-sequence angles)", "[posenc][g
   Tensor ab = uniform({B, L, D / 2}, 5, -4, 4);
   Tensor cb = Tensor::empty(ab.shape()), sb = Tensor::empty(ab.shape());
   for (int64_t i = 0; i < ab.numel(); ++i) cb[i] = std::cos(ab[i]), sb[i] = std::sin(ab[i]);
-  REQUIRE_POSENC_GRADS_OK(check_gradients(
+  REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) { return rotate_pairs(t, v[0], cb, sb); },
       {uniform({B, H, L, D}, 6)}));
 }
@@ -58,7 +49,7 @@ TEST_CASE("rotate_pairs gradients (shared and per-sequence angles)", "[posenc][g
 TEST_CASE("expand_relative gradients (square and rectangular)", "[posenc][gradcheck]") {
   for (auto [H, Lq, Lk] : std::vector<std::array<int64_t, 3>>{{1, 1, 1}, {3, 4, 4}, {2, 3, 6}, {2, 5, 2}}) {
     INFO("H " << H << " Lq " << Lq << " Lk " << Lk);
-    REQUIRE_POSENC_GRADS_OK(check_gradients(
+    REQUIRE_GRADS_OK(check_gradients(
         [Lq, Lk](Tape& t, const std::vector<Var>& v) { return expand_relative(t, v[0], Lq, Lk); },
         {uniform({H, Lq + Lk - 1}, 10 + Lq * 7 + Lk)}));
   }
@@ -80,7 +71,7 @@ TEST_CASE("t5 bias table gradients through the bias hook", "[posenc][gradcheck]"
     Var full = expand_relative(t, b->values, L, L);
     return sum(t, mul(t, full, t.input(R)));
   };
-  REQUIRE_POSENC_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+  REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
   // The table really receives gradient: every bucket is used at L = 7 except bucket
   // num_buckets / 2 ("u > t at distance 0"), which T5's bucketing never produces.
   const Tensor& g = enc->parameters()[0]->grad;
@@ -103,7 +94,7 @@ TEST_CASE("learned position table gradients through the embed hook (with clampin
     Var y = enc->embed(t, t.input(x), Positions{B, L, {8, 6}, 0});
     return sum(t, mul(t, mul(t, y, y), t.input(R)));  // nonlinear in the table
   };
-  REQUIRE_POSENC_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+  REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
 }
 
 TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
@@ -112,7 +103,7 @@ TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
   cfg.n_heads = 2;  // d_h = 6
   auto enc = make_encoding("rope", cfg);
   const int64_t B = 2, L = 5;
-  REQUIRE_POSENC_GRADS_OK(check_gradients(
+  REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) {
         auto [q, k] = enc->rotate(t, v[0], v[1], Positions{B, L, {5, 5}, 0});  // (B, L, H, d_h)
         const std::vector<int> heads_outer{0, 2, 1, 3};

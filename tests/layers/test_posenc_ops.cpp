@@ -8,17 +8,13 @@
 
 #include "core/ops.h"
 #include "core/rng.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 
 namespace {
 
-Tensor random_tensor(const Shape& shape, uint64_t stream) {
-  Tensor t = Tensor::empty(shape);
-  CounterRng rng(7, stream);
-  for (int64_t i = 0; i < t.numel(); ++i) t[i] = static_cast<Real>(rng.uniform() * 2 - 1);
-  return t;
-}
+Tensor random_tensor(const Shape& shape, uint64_t stream) { return test::uniform_tensor(shape, 7, stream); }
 
 }  // namespace
 
