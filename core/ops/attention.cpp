@@ -139,6 +139,13 @@ void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int
     }
 }
 
+// tile_product storing (the first contribution to C) or accumulating (the later ones).
+inline void tile_product(bool accumulate, int64_t M, int64_t N, int64_t K, const Real* a, int64_t a_rs,
+                         int64_t a_cs, const Real* b, int64_t ldb, Real* c, int64_t ldc) {
+  if (accumulate) tile_product<true>(M, N, K, a, a_rs, a_cs, b, ldb, c, ldc);
+  else tile_product<false>(M, N, K, a, a_rs, a_cs, b, ldb, c, ldc);
+}
+
 // dst (rows_out, dp) = s * src (n rows of d, row stride ld), zero padded (n <= rows_out,
 // d <= dp). Plain row loops: the single masked loop this replaced compiled to vmaskmovps
 // loads that were 8% of a tiny step's forward attention.
@@ -311,16 +318,13 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
         l[i] = alpha[i] * l[i] + sum;
         m[i] = m_new;
       }
-      if (u0 == 0) {  // the first key tile stores acc = P V
-        tile_product<false>(rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);
-        continue;
-      }
-      for (int64_t i = 0; i < rows; ++i) {
-        Real* __restrict a = acc + i * dp;
-        const Real ai = alpha[i];
-        for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
-      }
-      tile_product<true>(rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc += P V
+      if (u0 > 0)  // rescale the earlier tiles' sum (the first key tile stores acc = P V)
+        for (int64_t i = 0; i < rows; ++i) {
+          Real* __restrict a = acc + i * dp;
+          const Real ai = alpha[i];
+          for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
+        }
+      tile_product(u0 > 0, rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc (+)= P V
     }
     for (int64_t i = 0; i < nq; ++i) {
       Real* __restrict o = O + (t0 + i) * ld;
@@ -415,17 +419,10 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       // The first query tile of a key tile stores into dKacc, dVacc; u0 = 0 (which every
       // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
-      if (t0 == t_begin) {
-        if (g.dv) tile_product<false>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
-        if (g.dk) tile_product<false>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
-      } else {
-        if (g.dv) tile_product<true>(key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);
-        if (g.dk) tile_product<true>(key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);
-      }
-      if (g.dq) {
-        if (u0 == 0) tile_product<false>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
-        else tile_product<true>(rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
-      }
+      const bool add_kv = t0 > t_begin, add_q = u0 > 0;
+      if (g.dv) tile_product(add_kv, key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
+      if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
+      if (g.dq) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
       if (g.dbias) {
         for (int64_t i = 0; i < nq; ++i) {
           const int64_t t = t0 + i;
