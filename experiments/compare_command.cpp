@@ -16,9 +16,15 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
+#include <omp.h>
+
+#include "core/parallel.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
@@ -44,6 +50,8 @@ const std::vector<cli::Option>& compare_options() {
       {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
       {"ckpt-every", "also checkpoint each run every N steps (0 = only at its end)", "0", false},
+      {"jobs", "runs trained at once, sharing the OpenMP threads (0 = one per thread); results do not depend on it",
+       "0", false},
       {"quiet", "print nothing but errors", "", true},
   };
   return opts;
@@ -112,7 +120,7 @@ std::string preamble(const std::vector<std::string>& tasks, const std::vector<st
 int cmd_compare(const Args& args) {
   cli::Parsed p;
   std::vector<std::string> tasks, encs;
-  int64_t seeds = 0, ckpt_every = 0;
+  int64_t seeds = 0, ckpt_every = 0, jobs_flag = 0;
   std::string out;
   bool resume = false, force = false, quiet = false;
   std::vector<GridRun> grid;
@@ -136,6 +144,8 @@ int cmd_compare(const Args& args) {
     ORDO_CHECK(seeds >= 1, "--seeds must be >= 1, got ", seeds);
     ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
     ORDO_CHECK(ckpt_every >= 0, "--ckpt-every must be >= 0, got ", ckpt_every);
+    jobs_flag = parse_int("jobs", p.option("jobs"));
+    ORDO_CHECK(jobs_flag >= 0, "--jobs must be >= 0 (0 = one run per OpenMP thread), got ", jobs_flag);
     out = p.option("out");
     ORDO_CHECK(!out.empty(), "--out must name a directory");
     resume = p.option("resume") == "true";
@@ -197,58 +207,149 @@ int cmd_compare(const Args& args) {
   shared["seeds"] = std::to_string(seeds);
   shared["first_seed"] = std::to_string(p.config.seed);
 
-  std::vector<RunRecord> records;
-  int64_t steps_done = 0;
-  int runs_done = 0, trained = 0;
+  // Runs train `jobs` at a time, each on a worker thread with its share of the OpenMP threads
+  // (a run's numbers do not depend on its thread count, so neither do the results). One mutex
+  // guards the shared state below, the progress line and every HDF5 call (Debian's HDF5 is
+  // not built thread-safe).
   const std::string results_path = out + "/results.h5";
-  for (GridRun& r : grid) {
-    char head[48];
-    std::snprintf(head, sizeof head, "[%d/%zu] ", runs_done + 1, grid.size());
-    const std::string tag = head + r.label();
-    if (r.finished()) {
-      records.push_back(RunRecord{r.cfg.task.name, r.cfg.model.encoding, r.cfg.seed, r.ck->log, r.settings});
-      ++runs_done;
-      progress.message(tag + ": finished earlier, skipped (" + eval_text(r.ck->log) + ")");
-      continue;
-    }
-    Trainer trainer(r.cfg);
-    if (r.ck) trainer.restore(*r.ck);
-    const int64_t start_step = trainer.step();
-    auto record = [&]() {
-      return RunRecord{r.cfg.task.name, r.cfg.model.encoding, r.cfg.seed, trainer.log(), r.settings};
-    };
-    auto save_results = [&](bool with_current) {
-      std::vector<RunRecord> all = records;
-      if (with_current) all.push_back(record());
-      write_results(results_path, all, shared);
-    };
-    fs::create_directories(fs::path(r.ck_path).parent_path());
-    try {
-      trainer.run([&](const StepInfo& s) {
-        char text[200];
-        std::snprintf(text, sizeof text, "runs %d/%zu done | %s step %lld/%lld loss %.4f", runs_done, grid.size(),
-                      r.label().c_str(), static_cast<long long>(s.step + 1), static_cast<long long>(s.total), s.loss);
-        progress.update(steps_done + (s.step + 1 - start_step), total_steps, text, elapsed());
-        if (ckpt_every > 0 && (s.step + 1) % ckpt_every == 0 && s.step + 1 < s.total) {
-          save_checkpoint(r.ck_path, trainer.checkpoint());
-          save_results(true);
-        }
-        return true;
-      });
-    } catch (const Error&) {
-      progress.finish("");
-      save_results(true);  // the curve up to the fault; rerun with --resume after fixing the settings
-      throw;
-    }
-    steps_done += r.cfg.steps - start_step;
-    save_checkpoint(r.ck_path, trainer.checkpoint());
-    records.push_back(record());
-    save_results(false);
+  const int threads = num_threads();
+  int64_t pending = 0;
+  for (const GridRun& r : grid) pending += r.finished() ? 0 : 1;
+  const int jobs = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(jobs_flag > 0 ? jobs_flag : threads, pending)));
+  std::mutex mu;
+  std::vector<std::optional<RunRecord>> slots(grid.size());  // finished or interrupted runs, grid order
+  std::vector<std::string> status(jobs);                      // each worker's run, for the progress line
+  size_t next = 0;
+  int workers_left = jobs, runs_done = 0, trained = 0;
+  int64_t steps_done = 0;
+  bool stopping = false;
+  std::exception_ptr failure;
+  auto save_results = [&]() {  // with mu held
+    std::vector<RunRecord> all;
+    for (const auto& s : slots)
+      if (s) all.push_back(*s);
+    write_results(results_path, all, shared);
+  };
+  for (size_t i = 0; i < grid.size(); ++i) {
+    const GridRun& r = grid[i];
+    if (!r.finished()) continue;
+    slots[i] = RunRecord{r.cfg.task.name, r.cfg.model.encoding, r.cfg.seed, r.ck->log, r.settings};
     ++runs_done;
-    ++trained;
-    progress.message(tag + ": " + eval_text(trainer.log()) + " (" + format_duration(trainer.log().total_wall_seconds) +
-                     ")");
+    progress.message("[" + std::to_string(runs_done) + "/" + std::to_string(grid.size()) + "] " + r.label() +
+                     ": finished earlier, skipped (" + eval_text(r.ck->log) + ")");
   }
+  if (!quiet && jobs > 1)
+    progress.message(std::to_string(jobs) + " runs at a time, " + (threads >= jobs ? std::to_string(threads / jobs)
+                                                                                   : std::string("1")) +
+                     " OpenMP thread(s) each (--jobs; a run's numbers do not depend on it)");
+
+  auto worker = [&](int id) {
+    int my_threads = 0;
+    auto share_threads = [&]() {  // with mu held: the threads of workers that left go to the rest
+      const int want = std::max(1, threads / workers_left);
+      if (want != my_threads) omp_set_num_threads(my_threads = want);
+    };
+    for (;;) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        while (next < grid.size() && grid[next].finished()) ++next;
+        if (stopping || next == grid.size()) {
+          --workers_left;
+          status[id].clear();
+          return;
+        }
+        i = next++;
+        share_threads();
+      }
+      GridRun& r = grid[i];
+      std::unique_ptr<Trainer> trainer;
+      auto record = [&]() {
+        return RunRecord{r.cfg.task.name, r.cfg.model.encoding, r.cfg.seed, trainer->log(), r.settings};
+      };
+      try {
+        trainer = std::make_unique<Trainer>(r.cfg);
+        if (r.ck) trainer->restore(*r.ck);
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          fs::create_directories(fs::path(r.ck_path).parent_path());
+        }
+        trainer->run([&](const StepInfo& s) {
+          std::lock_guard<std::mutex> lock(mu);
+          share_threads();
+          char text[160];
+          std::snprintf(text, sizeof text, "%s %lld/%lld loss %.4f", r.label().c_str(),
+                        static_cast<long long>(s.step + 1), static_cast<long long>(s.total), s.loss);
+          status[id] = text;
+          std::string line = "runs " + std::to_string(runs_done) + "/" + std::to_string(grid.size()) + " done";
+          for (const std::string& st : status)
+            if (!st.empty()) line += " | " + st;
+          progress.update(++steps_done, total_steps, line, elapsed());
+          // Another run failed: keep this one's state so that --resume continues it.
+          const bool checkpoint = stopping || (ckpt_every > 0 && (s.step + 1) % ckpt_every == 0 && s.step + 1 < s.total);
+          if (checkpoint) {
+            save_checkpoint(r.ck_path, trainer->checkpoint());
+            slots[i] = record();
+            save_results();
+          }
+          return !stopping;
+        });
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (trainer) {  // the curve up to the fault; rerun with --resume after fixing the settings
+          slots[i] = record();
+          try {
+            save_results();
+          } catch (...) {
+          }
+        }
+        if (!failure) {  // named by its run: other runs may have been training beside it
+          try {
+            throw;
+          } catch (const Error& e) {
+            failure = std::make_exception_ptr(Error(r.label() + ": " + e.what()));
+          } catch (...) {
+            failure = std::current_exception();
+          }
+        }
+        stopping = true;
+        --workers_left;
+        status[id].clear();
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      status[id].clear();
+      if (trainer->step() < r.cfg.steps) continue;  // stopped by another run's failure, checkpointed
+      try {
+        save_checkpoint(r.ck_path, trainer->checkpoint());
+        slots[i] = record();
+        save_results();
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+        stopping = true;
+        --workers_left;
+        return;
+      }
+      ++runs_done;
+      ++trained;
+      progress.message("[" + std::to_string(runs_done) + "/" + std::to_string(grid.size()) + "] " + r.label() + ": " +
+                       eval_text(trainer->log()) + " (" + format_duration(trainer->log().total_wall_seconds) + ")");
+    }
+  };
+  if (jobs == 1) {
+    worker(0);
+    omp_set_num_threads(threads);
+  } else {
+    std::vector<std::thread> pool;
+    for (int id = 0; id < jobs; ++id) pool.emplace_back(worker, id);
+    for (std::thread& t : pool) t.join();
+  }
+  if (failure) {
+    progress.finish("");
+    std::rethrow_exception(failure);
+  }
+  std::vector<RunRecord> records;
+  for (auto& s : slots) records.push_back(std::move(*s));
   if (trained == 0) write_results(results_path, records, shared);  // everything was skipped
   const double grid_seconds = elapsed();
   progress.finish("");
