@@ -37,9 +37,12 @@
 // afterwards; a full-bias gradient is computed one head per iteration, looping over b in
 // order. So the results are bit-identical for any OMP_NUM_THREADS.
 //
-// Speed: every product is the small kernel tile_product (a 4 x 2-vector register block) on
-// zero-padded tiles, so inner loops have fixed trip counts GCC vectorises at -O2; in
-// exp is core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
+// Speed: every product is the small kernel tile_product (4 x 2-vector or 8 x 1-vector
+// register blocks of the widest vectors the build targets: AVX-512 when -march=native has
+// it, else AVX2) on zero-padded tiles, so inner loops have fixed trip counts; d is padded to
+// one vector, not two (d_h = 16 is one AVX-512 vector: padding it to 32 doubled the P V
+// products; tiny on a Zen 5 went from 46% to 51% of peak with both changes). exp is
+// core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -60,7 +63,12 @@ namespace {
 constexpr Real kNegInf = -std::numeric_limits<Real>::infinity();
 constexpr int64_t kTile = 64;                          // queries (and keys) per tile
 constexpr int64_t kMR = 4;                             // register block: rows
-constexpr int64_t kNR = 2 * 32 / int64_t(sizeof(Real));  // register block: two AVX2 vectors
+#if defined(__AVX512F__) && !defined(ORDO_REAL_DOUBLE)
+constexpr int64_t kVecBytes = 64;                      // one AVX-512 register
+#else
+constexpr int64_t kVecBytes = 32;                      // one AVX2 register
+#endif
+constexpr int64_t kNR = 2 * kVecBytes / int64_t(sizeof(Real));  // register block: two vectors
 
 inline int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
 
@@ -76,11 +84,11 @@ Real* pair_scratch(size_t n) {
 // exp(x) for x <= 0 (and -inf, which gives exactly 0): core/fastmath.h's lean variant.
 inline Real exp_nonpositive(Real x) { return fast_exp_nonpositive(x); }
 
-// One AVX2 register of Reals (GCC/Clang vector extension). The register block of
+// One vector register of Reals (GCC/Clang vector extension). The register block of
 // tile_product is written with it because the auto-vectoriser, at -O3, turns the plain-loop
 // version's k loop into in-order (fold-left) reductions and spills the block.
-using VReal = Real __attribute__((vector_size(32)));
-constexpr int64_t kVec = 32 / int64_t(sizeof(Real));
+using VReal = Real __attribute__((vector_size(kVecBytes)));
+constexpr int64_t kVec = kVecBytes / int64_t(sizeof(Real));
 inline VReal load_vec(const Real* p) {
   VReal v;
   std::memcpy(&v, p, sizeof v);
@@ -94,49 +102,60 @@ inline void store_vec(Real* p, VReal v) { std::memcpy(p, &v, sizeof v); }
 // 260 -> 178 ms per step). An empty asm with a register operand: no instruction is emitted.
 inline void pin_in_register([[maybe_unused]] VReal& v) {
 #if defined(__GNUC__) && defined(__AVX__)
-  asm("" : "+x"(v));
+  asm("" : "+v"(v));
 #endif
+}
+
+// One MR x NV-vector block of C (row stride ldc) (+)= A (MR, K) B (K, NV vectors; row stride
+// ldb), A's element (r, k) at a[r * a_rs + k * a_cs]. The block lives in MR NV registers for
+// the whole k loop: per k, NV loads of B, MR broadcasts of A and MR NV FMAs.
+template <int MR, int NV, bool kAccumulate>
+inline void register_block(int64_t K, const Real* __restrict a, int64_t a_rs, int64_t a_cs,
+                           const Real* __restrict b, int64_t ldb, Real* __restrict c, int64_t ldc) {
+  VReal acc[MR][NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) acc[r][v] = kAccumulate ? load_vec(c + r * ldc + v * kVec) : VReal{};
+  for (int64_t kk = 0; kk < K; ++kk) {
+    VReal bv[NV];
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) {
+      bv[v] = load_vec(b + kk * ldb + v * kVec);
+      pin_in_register(bv[v]);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const Real ar = a[r * a_rs + kk * a_cs];
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[r][v] += ar * bv[v];
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) store_vec(c + r * ldc + v * kVec, acc[r][v]);
 }
 
 // C (M, N; row stride ldc) (+)= A (M, K) B (K, N; row stride ldb), where A's element (i, k)
 // is a[i * a_rs + k * a_cs] (so A may be a transposed view). M must be a multiple of kMR
-// and N of kNR = 2 kVec (the callers pad their tiles with zeros); K is free. Each kMR x kNR
-// block of C lives in 2 kMR registers for the whole k loop: per k, two loads of B, kMR
-// broadcasts of A and 2 kMR FMAs.
+// and N of kVec (the callers pad their tiles with zeros); K is free. Column pairs of vectors
+// run as kMR x 2-vector blocks; a last single vector column (d_h = 16 with AVX-512) as
+// 2 kMR x 1-vector blocks, so that it too has 2 kMR FMAs in flight.
 template <bool kAccumulate>
 void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int64_t a_rs,
                   int64_t a_cs, const Real* __restrict b, int64_t ldb, Real* __restrict c,
                   int64_t ldc) {
   static_assert(kNR == 2 * kVec, "the register block is two vectors wide");
+  const int64_t N2 = N / kNR * kNR;
   for (int64_t i = 0; i < M; i += kMR)
-    for (int64_t j = 0; j < N; j += kNR) {
-      VReal acc[kMR][2];
-#pragma GCC unroll 4
-      for (int64_t r = 0; r < kMR; ++r) {
-        Real* cr = c + (i + r) * ldc + j;
-        acc[r][0] = kAccumulate ? load_vec(cr) : VReal{};
-        acc[r][1] = kAccumulate ? load_vec(cr + kVec) : VReal{};
-      }
-      const Real* ap = a + i * a_rs;
-      const Real* bp = b + j;
-      for (int64_t kk = 0; kk < K; ++kk) {
-        VReal b0 = load_vec(bp + kk * ldb), b1 = load_vec(bp + kk * ldb + kVec);
-        pin_in_register(b0);
-        pin_in_register(b1);
-#pragma GCC unroll 4
-        for (int64_t r = 0; r < kMR; ++r) {
-          const Real ar = ap[r * a_rs + kk * a_cs];
-          acc[r][0] += ar * b0;
-          acc[r][1] += ar * b1;
-        }
-      }
-#pragma GCC unroll 4
-      for (int64_t r = 0; r < kMR; ++r) {
-        Real* cr = c + (i + r) * ldc + j;
-        store_vec(cr, acc[r][0]);
-        store_vec(cr + kVec, acc[r][1]);
-      }
-    }
+    for (int64_t j = 0; j < N2; j += kNR)
+      register_block<kMR, 2, kAccumulate>(K, a + i * a_rs, a_rs, a_cs, b + j, ldb, c + i * ldc + j, ldc);
+  if (N2 == N) return;
+  int64_t i = 0;
+  for (; i + 2 * kMR <= M; i += 2 * kMR)
+    register_block<2 * kMR, 1, kAccumulate>(K, a + i * a_rs, a_rs, a_cs, b + N2, ldb, c + i * ldc + N2, ldc);
+  if (i < M) register_block<kMR, 1, kAccumulate>(K, a + i * a_rs, a_rs, a_cs, b + N2, ldb, c + i * ldc + N2, ldc);
 }
 
 // tile_product storing (the first contribution to C) or accumulating (the later ones).
@@ -235,7 +254,7 @@ inline Real exp_row(Real* __restrict s, int64_t n, Real shift) {
 // Everything the kernels need to know about one call.
 struct Plan {
   int64_t B = 0, H = 0, L = 0, d = 0;
-  int64_t dp = 0;  // d padded to a multiple of kNR
+  int64_t dp = 0;  // d padded to a multiple of kVec
   int64_t ld = 0;  // row stride of q, k, v, O and their gradients: H d
   Real scale = 1;
   int bias_kind = 0;  // 0 none, 1 relative (H, 2L - 1), 2 full (H, L, L)
@@ -465,7 +484,7 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
              Q.shape(), ", k ", K.shape(), ", v ", V.shape());
   Plan p;
   p.B = Q.dim(0), p.L = Q.dim(1), p.H = Q.dim(2), p.d = Q.dim(3);
-  p.dp = round_up(std::max<int64_t>(p.d, 1), kNR);
+  p.dp = round_up(std::max<int64_t>(p.d, 1), kVec);
   p.ld = p.H * p.d;
   p.scale = scale;
   p.causal = causal;

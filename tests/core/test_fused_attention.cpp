@@ -136,6 +136,9 @@ TEST_CASE("fused attention matches the unfused composition without a bias", "[op
     check_against_unfused(Problem(2, 2, 64, 16, BiasKind::none, causal, {64, 64}, 1));
     check_against_unfused(Problem(3, 1, 7, 5, BiasKind::none, causal, {7, 4, 1}, 11));
     check_against_unfused(Problem(1, 1, 1, 3, BiasKind::none, causal, {1}, 21));
+    // d = 40: column blocks of two vectors and a last one of one (AVX2 and AVX-512); L = 33:
+    // row blocks of 8 and a last one of 4.
+    check_against_unfused(Problem(2, 2, 33, 40, BiasKind::none, causal, {33, 20}, 23));
   }
 }
 
