@@ -9,6 +9,9 @@
 // Gradient products go through gemm() with accumulate = true, so gradients add up, except
 // into a fresh (still empty) gradient buffer, which they overwrite.
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "core/fastmath.h"
 #include "core/gemm.h"
@@ -87,6 +90,29 @@ Var matmul(Tape& t, Var a, Var b, bool ta, bool tb) {
 
 namespace {
 
+// out[j] = sum over the rows r of g[r * N + j0 + j], j < w <= kSumCols: four interleaved row
+// lanes (rows r = lane mod 4; four independent add chains instead of one latency-bound
+// chain), added (0 + 1) + (2 + 3) at the end: a fixed association.
+constexpr int64_t kSumCols = 16;
+void column_sums(const Real* g, int64_t rows, int64_t N, int64_t j0, int64_t w, Real* out) {
+  constexpr int64_t kRowLanes = 4;
+  Real acc[kRowLanes][kSumCols] = {};
+  int64_t r = 0;
+  if (w == kSumCols) {
+    for (; r + kRowLanes <= rows; r += kRowLanes)
+      for (int64_t lane = 0; lane < kRowLanes; ++lane) {
+        const Real* row = g + (r + lane) * N + j0;
+#pragma omp simd
+        for (int64_t j = 0; j < kSumCols; ++j) acc[lane][j] += row[j];
+      }
+  }
+  for (; r < rows; ++r) {
+    const Real* row = g + r * N + j0;
+    for (int64_t j = 0; j < w; ++j) acc[r % kRowLanes][j] += row[j];
+  }
+  for (int64_t j = 0; j < w; ++j) out[j] = (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j]);
+}
+
 // y = x w + b, or gelu(x w + b) with the GELU applied to each row block of the product as
 // soon as the GEMM has written it (core/gemm.h epilogue: the rows are still in cache; a
 // separate pass read the 4 MB pre-activation of a tiny step back from memory). The
@@ -132,44 +158,55 @@ Var linear_op(Tape& t, Var x, Var w, Var b, bool with_gelu) {
       });
     }
     const Tensor& G = U.defined() ? dU : dY;
+    const int64_t rows = p.M, N = p.N;
     bool fresh = false;
+    // db = the column sums of G. With dX, each row block of G is summed by the dX product's
+    // epilogue, right after that product has read the block (it is still in the thread's
+    // cache), into one partial row per block; the partial rows are then added in block order.
+    // Blocks depend on the shape only (core/gemm.h), so the association is fixed. A separate
+    // pass over G (the way without dX) cost 5-10% of a tiny step.
+    const bool want_b = t.needs_grad(b);
+    const bool fused_db = want_b && t.needs_grad(x) && p.K > 0;  // gemm skips an empty dX
+    constexpr int64_t kMinRowBlock = 32;  // gemm's row blocks start at multiples of >= 32 rows
+    const int64_t slots = rows / kMinRowBlock + 1;
+    Tensor partial = fused_db ? Tensor::empty(Shape{slots, N}) : Tensor();
+    std::vector<uint8_t> written(fused_db ? slots : 0, 0);
+    const std::function<void(int64_t, int64_t)> block_sums = [&](int64_t r0, int64_t r1) {
+      const int64_t slot = r0 / kMinRowBlock;
+      for (int64_t j0 = 0; j0 < N; j0 += kSumCols)
+        column_sums(G.data() + r0 * N, r1 - r0, N, j0, std::min(kSumCols, N - j0), partial.data() + slot * N + j0);
+      written[slot] = 1;
+    };
     if (t.needs_grad(x)) {
       Real* dX = t.grad_to_write(x, fresh).data();
-      product(p, G.data(), false, t.value(w).data(), true, dX, !fresh, p.M, p.K, p.N);  // G W^T
+      GemmArgs g;  // dX (+)= G W^T
+      g.M = rows, g.N = p.K, g.K = N, g.trans_b = true, g.accumulate = !fresh;
+      if (fused_db) g.epilogue = &block_sums;
+      gemm(g, G.data(), t.value(w).data(), dX);
     }
     if (t.needs_grad(w)) {
       Real* dW = t.grad_to_write(w, fresh).data();
       product(p, t.value(x).data(), true, G.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T G
     }
-    if (t.needs_grad(b)) {
-      // Column sums, each column block summed by one iteration over 4 interleaved row
-      // lanes (rows r = lane mod 4; four independent add chains instead of one latency-bound
-      // chain), added in a fixed order at the end: deterministic.
+    if (want_b) {
       Real* db = t.grad_to_write(b, fresh).data();
-      const Real* dy = G.data();
-      constexpr int64_t kCols = 16, kRowLanes = 4;
-      const int64_t rows = p.M, N = p.N;
-      parallel_for((N + kCols - 1) / kCols, rows * kCols, [&](int64_t blk) {
-        const int64_t j0 = blk * kCols, w = std::min(kCols, N - j0);
-        Real acc[kRowLanes][kCols] = {};
-        int64_t r = 0;
-        if (w == kCols) {
-          for (; r + kRowLanes <= rows; r += kRowLanes)
-            for (int64_t lane = 0; lane < kRowLanes; ++lane) {
-              const Real* row = dy + (r + lane) * N + j0;
-#pragma omp simd
-              for (int64_t j = 0; j < kCols; ++j) acc[lane][j] += row[j];
-            }
-        }
-        for (; r < rows; ++r) {
-          const Real* row = dy + r * N + j0;
-          for (int64_t j = 0; j < w; ++j) acc[r % kRowLanes][j] += row[j];
-        }
-        for (int64_t j = 0; j < w; ++j) {
-          const Real sum = (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j]);
-          db[j0 + j] = fresh ? sum : db[j0 + j] + sum;
-        }
-      });
+      if (fused_db) {
+        parallel_for((N + kSumCols - 1) / kSumCols, slots * kSumCols, [&](int64_t blk) {
+          for (int64_t j = blk * kSumCols; j < std::min(N, (blk + 1) * kSumCols); ++j) {
+            Real sum = 0;
+            for (int64_t slot = 0; slot < slots; ++slot)
+              if (written[slot]) sum += partial.data()[slot * N + j];
+            db[j] = fresh ? sum : db[j] + sum;
+          }
+        });
+      } else {
+        parallel_for((N + kSumCols - 1) / kSumCols, rows * kSumCols, [&](int64_t blk) {
+          const int64_t j0 = blk * kSumCols, width = std::min(kSumCols, N - j0);
+          Real sums[kSumCols];
+          column_sums(G.data(), rows, N, j0, width, sums);
+          for (int64_t j = 0; j < width; ++j) db[j0 + j] = fresh ? sums[j] : db[j0 + j] + sums[j];
+        });
+      }
     }
   }, {x, w, b});
 }

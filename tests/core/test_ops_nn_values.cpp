@@ -412,3 +412,30 @@ TEST_CASE("linear_gelu equals gelu(linear) bit for bit, values and all three gra
     }
   }
 }
+
+TEST_CASE("linear's bias gradient is the column sum of dy, with and without dx, fresh and added to",
+          "[ops][linear]") {
+  // With dx the sums are taken per row block in the dx product's epilogue (1000 and 4096
+  // rows: several blocks, 3: one); without dx (x is data) by a separate pass.
+  for (int64_t rows : {int64_t{1000}, int64_t{4096}, int64_t{3}})
+    for (bool x_is_param : {true, false}) {
+      INFO("rows " << rows << (x_is_param ? ", x a parameter" : ", x data"));
+      const int64_t K = 24, N = 40;
+      Parameter x("x", random_tensor(Shape{rows, K}, 21)), w("w", random_tensor(Shape{K, N}, 22));
+      Parameter b("b", random_tensor(Shape{N}, 23));
+      const Tensor R = random_tensor(Shape{rows, N}, 24);  // dy
+      std::vector<double> expected(N, 0.0);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < N; ++j) expected[j] += R[r * N + j];
+      b.grad = Tensor::zeros(Shape{N});
+      for (int pass = 1; pass <= 2; ++pass) {  // the second backward adds to b.grad
+        Tape t;
+        Var y = linear(t, x_is_param ? t.param(x) : t.input(x.value), t.param(w), t.param(b));
+        t.backward(sum(t, mul(t, y, t.input(R))));
+        for (int64_t j = 0; j < N; ++j) {
+          INFO("pass " << pass << ", column " << j);
+          REQUIRE(b.grad[j] == Approx(pass * expected[j]).margin(1e-4 * pass * std::sqrt(double(rows))));
+        }
+      }
+    }
+}
