@@ -1,6 +1,8 @@
 #include "train/optimizer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/parallel.h"
 
@@ -11,6 +13,23 @@ void Optimizer::zero_grad() {
 }
 
 namespace {
+
+// The parameters cut into blocks of at most 1024 elements, updated in one parallel loop:
+// one OpenMP region per step instead of one per parameter (a tiny model has 30 parameters,
+// and 30 fork/joins took ~1% of its step). Each element's update is the same whichever
+// thread runs it.
+struct Block {
+  size_t param;
+  int64_t begin, end;
+};
+std::vector<Block> make_blocks(const std::vector<Parameter*>& params) {
+  constexpr int64_t kBlock = 1024;
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < params.size(); ++i)
+    for (int64_t e = 0, n = params[i]->value.numel(); e < n; e += kBlock)
+      blocks.push_back(Block{i, e, std::min(n, e + kBlock)});
+  return blocks;
+}
 
 class AdamW : public Optimizer {
  public:
@@ -26,26 +45,24 @@ class AdamW : public Optimizer {
     const double b1 = cfg_.beta1, b2 = cfg_.beta2;
     const double c1 = 1 - std::pow(b1, static_cast<double>(steps_));
     const double c2 = 1 - std::pow(b2, static_cast<double>(steps_));
-    for (size_t i = 0; i < params_.size(); ++i) {
-      Parameter& p = *params_[i];
+    const Real rb1 = static_cast<Real>(b1), rb2 = static_cast<Real>(b2);
+    const Real step_size = static_cast<Real>(lr / c1), rc2 = static_cast<Real>(1 / std::sqrt(c2));
+    const Real eps = static_cast<Real>(cfg_.eps);
+    const Real shrink_decayed = static_cast<Real>(1 - lr * cfg_.weight_decay);
+    parallel_for(static_cast<int64_t>(blocks_.size()), 1024 * 8, [&](int64_t bi) {
+      const Block& blk = blocks_[bi];
+      Parameter& p = *params_[blk.param];
       Real* w = p.value.data();
       const Real* g = p.grad.data();
-      Real* m = m_[i].data();
-      Real* v = v_[i].data();
-      const Real shrink = static_cast<Real>(decays(p) ? 1 - lr * cfg_.weight_decay : 1);
-      const Real rb1 = static_cast<Real>(b1), rb2 = static_cast<Real>(b2);
-      const Real step_size = static_cast<Real>(lr / c1), rc2 = static_cast<Real>(1 / std::sqrt(c2));
-      const Real eps = static_cast<Real>(cfg_.eps);
-      const int64_t n = p.value.numel();
-      parallel_for((n + 1023) / 1024, 1024 * 8, [&](int64_t blk) {
-        const int64_t e1 = std::min(n, (blk + 1) * 1024);
-        for (int64_t e = blk * 1024; e < e1; ++e) {
-          m[e] = rb1 * m[e] + (1 - rb1) * g[e];
-          v[e] = rb2 * v[e] + (1 - rb2) * g[e] * g[e];
-          w[e] = w[e] * shrink - step_size * m[e] / (std::sqrt(v[e]) * rc2 + eps);
-        }
-      });
-    }
+      Real* m = m_[blk.param].data();
+      Real* v = v_[blk.param].data();
+      const Real shrink = decays(p) ? shrink_decayed : Real(1);
+      for (int64_t e = blk.begin; e < blk.end; ++e) {
+        m[e] = rb1 * m[e] + (1 - rb1) * g[e];
+        v[e] = rb2 * v[e] + (1 - rb2) * g[e] * g[e];
+        w[e] = w[e] * shrink - step_size * m[e] / (std::sqrt(v[e]) * rc2 + eps);
+      }
+    });
   }
 
   std::vector<std::pair<std::string, Tensor>> state() const override {
@@ -79,6 +96,7 @@ class AdamW : public Optimizer {
  private:
   OptimizerConfig cfg_;
   std::vector<Tensor> m_, v_;
+  std::vector<Block> blocks_ = make_blocks(params_);
 };
 
 class Sgd : public Optimizer {
@@ -89,22 +107,19 @@ class Sgd : public Optimizer {
 
   void step(double lr) override {
     ++steps_;
-    for (size_t i = 0; i < params_.size(); ++i) {
-      Parameter& p = *params_[i];
+    const Real mu = static_cast<Real>(cfg_.momentum), rlr = static_cast<Real>(lr);
+    parallel_for(static_cast<int64_t>(blocks_.size()), 1024 * 4, [&](int64_t bi) {
+      const Block& blk = blocks_[bi];
+      Parameter& p = *params_[blk.param];
       Real* w = p.value.data();
       const Real* g = p.grad.data();
-      Real* u = u_[i].data();
-      const Real mu = static_cast<Real>(cfg_.momentum), rlr = static_cast<Real>(lr);
+      Real* u = u_[blk.param].data();
       const Real wd = static_cast<Real>(decays(p) ? cfg_.weight_decay : 0);
-      const int64_t n = p.value.numel();
-      parallel_for((n + 1023) / 1024, 1024 * 4, [&](int64_t blk) {
-        const int64_t e1 = std::min(n, (blk + 1) * 1024);
-        for (int64_t e = blk * 1024; e < e1; ++e) {
-          u[e] = mu * u[e] + g[e];
-          w[e] -= rlr * (u[e] + wd * w[e]);
-        }
-      });
-    }
+      for (int64_t e = blk.begin; e < blk.end; ++e) {
+        u[e] = mu * u[e] + g[e];
+        w[e] -= rlr * (u[e] + wd * w[e]);
+      }
+    });
   }
 
   std::vector<std::pair<std::string, Tensor>> state() const override {
@@ -131,6 +146,7 @@ class Sgd : public Optimizer {
  private:
   OptimizerConfig cfg_;
   std::vector<Tensor> u_;
+  std::vector<Block> blocks_ = make_blocks(params_);
 };
 
 }  // namespace
