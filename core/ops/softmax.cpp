@@ -93,6 +93,17 @@ void softmax_row(const Real* x, const Real* m, int64_t m_stride, Real* y, int64_
   for (int64_t j = 0; j < n; ++j) y[j] *= inv;
 }
 
+// The backward scaffolding of softmax and log_softmax: row_grad(y_r, dy_r, dx_r) adds row
+// r's gradient into dx (n values each), rows in parallel.
+template <class RowGrad>
+void add_row_grads(Tape& t, Var x, const Tensor& Y, const Tensor& dY, int64_t n, int64_t rows, RowGrad row_grad) {
+  if (!t.needs_grad(x)) return;
+  const Real* y = Y.data();
+  const Real* dy = dY.data();
+  Real* dx = t.grad(x).data();  // (..., n)
+  parallel_for(rows, 4 * n, [&](int64_t r) { row_grad(y + r * n, dy + r * n, dx + r * n); });
+}
+
 }  // namespace
 
 Var softmax(Tape& t, Var x, const std::optional<Tensor>& mask) {
@@ -112,14 +123,7 @@ Var softmax(Tape& t, Var x, const std::optional<Tensor>& mask) {
   });
 
   return t.push("softmax", Y, [x, Y, n, rows](Tape& t, const Tensor& dY) {
-    if (!t.needs_grad(x)) return;
-    const Real* y = Y.data();
-    const Real* dy = dY.data();
-    Real* dx = t.grad(x).data();  // (..., n)
-    parallel_for(rows, 4 * n, [&](int64_t r) {
-      const Real* yr = y + r * n;
-      const Real* dyr = dy + r * n;
-      Real* dxr = dx + r * n;
+    add_row_grads(t, x, Y, dY, n, rows, [n](const Real* yr, const Real* dyr, Real* dxr) {
       const Real dot = lane_sum<Real>(n, [&](int64_t j) { return dyr[j] * yr[j]; });  // sum_k dy_k y_k
       // A fully masked row has y = 0, so its gradient is 0 as well.
       for (int64_t j = 0; j < n; ++j) dxr[j] += yr[j] * (dyr[j] - dot);
@@ -150,14 +154,7 @@ Var log_softmax(Tape& t, Var x) {
   });
 
   return t.push("log_softmax", Y, [x, Y, n, rows](Tape& t, const Tensor& dY) {
-    if (!t.needs_grad(x)) return;
-    const Real* y = Y.data();
-    const Real* dy = dY.data();
-    Real* dx = t.grad(x).data();  // (..., n)
-    parallel_for(rows, 4 * n, [&](int64_t r) {
-      const Real* yr = y + r * n;
-      const Real* dyr = dy + r * n;
-      Real* dxr = dx + r * n;
+    add_row_grads(t, x, Y, dY, n, rows, [n](const Real* yr, const Real* dyr, Real* dxr) {
       bool any_finite = false;
       double total = 0;  // sum_k dy_k
       for (int64_t j = 0; j < n; ++j) {
@@ -165,8 +162,7 @@ Var log_softmax(Tape& t, Var x) {
         any_finite = any_finite || yr[j] != kNegInf;
       }
       if (!any_finite) return;  // an all -inf row has no gradient
-      for (int64_t j = 0; j < n; ++j)
-        dxr[j] += dyr[j] - std::exp(yr[j]) * static_cast<Real>(total);
+      for (int64_t j = 0; j < n; ++j) dxr[j] += dyr[j] - std::exp(yr[j]) * static_cast<Real>(total);
     });
   }, {x});
 }
