@@ -84,6 +84,19 @@ resume_log=$("$ordo" compare "${tiny[@]}" --out "$out" --resume) || fail "--resu
 grep -q "0 run(s) trained, 4 skipped" <<<"$resume_log" || fail "--resume summary line"
 [[ $(h5ls -r "$out/results.h5" | grep -c '/seed0 *Group') -eq 4 ]] || fail "results.h5 after --resume lacks runs"
 
+# ---- a run that fails stops the grid: exit 1, the error names the run, and every run that
+# was training (the failed one and the one beside it, --jobs 2) is in results.h5 ----
+diverge=(--tasks shift --encodings none,rope --seeds 1 --steps 200 --d-model 16 --heads 2 --layers 1 --d-ff 32
+         --batch 8 --eval-every 0 --eval-batch 64 --optimizer sgd --clip 0 --lr 10 --warmup 100 --jobs 2 --quiet)
+rc=0
+"$ordo" compare "${diverge[@]}" --out "$dir/diverge" >"$dir/err.log" 2>&1 || rc=$?
+[[ $rc -eq 1 ]] || { cat "$dir/err.log"; fail "a diverging grid exited $rc, expected 1"; }
+grep -Eq "error: shift/(none|rope)/seed0: numerics: " "$dir/err.log" || { cat "$dir/err.log"; fail "the error does not name the run"; }
+for enc in none rope; do
+  h5ls -r "$dir/diverge/results.h5" | grep -q "^/runs/shift/$enc/seed0/train_loss " ||
+    fail "results.h5 of the failed grid lacks shift/$enc (the runs that were training)"
+done
+
 # ---- analyze ----
 ck=$out/checkpoints/order/rope/seed0.h5
 table=$("$ordo" analyze --checkpoint "$ck" --len 16 --batch 4 --out "$dir/an") || fail "analyze exited $?"
