@@ -93,22 +93,50 @@ inline Real lane_sum(int64_t n, F&& f) {
 // computed as y = x s with s = sigmoid(2u) = 1 / (1 + e^(-2u)) (the same function:
 // 0.5 (1 + tanh u) = sigmoid(2u)): one exp and one division. Its derivative:
 //   dy/dx = s + x s (1 - s) 2 c (1 + 3 k x^2)
-// Shared by the gelu op (core/ops/unary.cpp) and the fused linear_gelu (core/ops/matmul.cpp).
+// gelu_with_slope gives both from the one exp, so the backward is a multiplication. Shared by
+// the gelu op (core/ops/unary.cpp) and the fused linear_gelu (core/ops/matmul.cpp), which are
+// equal bit for bit because they run this same code.
+//
+// Speed: the loop over one element is a ~50-instruction dependency chain (polynomial, then
+// division, then slope), and one long chain per vector keeps too few vectors in flight: it
+// ran at ~27 cycles per 8 floats. Each block of 64 elements is done in two loops instead,
+// the exps first (into a stack buffer), then s, y and the slope: 2 loops of short chains,
+// y and slope together in the time y alone took (0.57 ms for 1M floats on 2 threads).
+// The exp argument is clamped to [kExpLo, 87] (no overflow, NaN kept) instead of fast_exp's
+// range selects: beyond it gelu is 0 or x to float precision either way.
 template <class T>
-inline T gelu_sigmoid(T x) {  // s
+inline T gelu_exp(T x) {  // e^(-2u)
   const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
-  return 1 / (1 + fast_exp(-2 * c * (x + k * x * x * x)));
+  const T a = -2 * c * (x + k * x * x * x);
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return exp_clamped(a > 87.0f ? 87.0f : (a < kExpLo ? kExpLo : a));
+  } else {
+    return fast_exp(a);
+  }
 }
+
+// y[i] = gelu(u[i]) and slope[i] = gelu'(u[i]) for i in [0, n). slope may be u itself (the
+// slope then replaces the input, as linear_gelu keeps it); y must not overlap u.
 template <class T>
-inline T gelu_value(T x) {
+inline void gelu_with_slope(const T* u, T* __restrict y, T* slope, int64_t n) {
   const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
-  return x / (1 + fast_exp(-2 * c * (x + k * x * x * x)));
-}
-template <class T>
-inline T gelu_slope(T x) {
-  const T c = static_cast<T>(0.79788456080286535588), k = static_cast<T>(0.044715);
-  const T s = gelu_sigmoid(x);
-  return s + x * s * (1 - s) * (2 * c * (1 + 3 * k * x * x));
+  constexpr int64_t kBlock = 64;
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    const T* ub = u + i0;
+    T e[kBlock];
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) e[j] = gelu_exp(ub[j]);
+    T* yb = y + i0;
+    T* sb = slope + i0;
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) {
+      const T x = ub[j];
+      const T s = 1 / (1 + e[j]);
+      yb[j] = x * s;
+      sb[j] = s + x * s * (1 - s) * (2 * c * (1 + 3 * k * x * x));
+    }
+  }
 }
 
 }  // namespace ordo

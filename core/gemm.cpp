@@ -23,6 +23,9 @@ void check_args(const GemmArgs& g) {
   ORDO_CHECK(!g.bias || g.batch == 1, "gemm: a bias is supported on unbatched products only (batch=", g.batch, ")");
   ORDO_CHECK(!g.epilogue || g.batch == 1, "gemm: an epilogue is supported on unbatched products only (batch=",
              g.batch, ")");
+  ORDO_CHECK(!g.prologue || (g.batch == 1 && !g.trans_a),
+             "gemm: a prologue is supported on unbatched products with A not transposed only (batch=", g.batch,
+             ", trans_a=", g.trans_a, ")");
 }
 
 // Element (i, k) of op(A) and (k, j) of op(B) for one batch entry.
@@ -62,6 +65,7 @@ void gemm_reference(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
 
 void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   check_args(g);
+  if (g.prologue) (*g.prologue)(0, g.M);
   parallel_for(g.batch * g.M, g.N * g.K + 1, [&](int64_t r) {
     gemm_loops(g, a, b, c, r / g.M, r % g.M, r % g.M + 1);
   });
@@ -226,8 +230,12 @@ Tensor repack_padded(const float*& p, int64_t rows, int64_t& ld) {
 
 void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   check_args(g);
-  if (g.M == 0 || g.N == 0) return;
+  if (g.M == 0 || g.N == 0) {  // no product, but the rows of A are still promised
+    if (g.prologue && g.M > 0) (*g.prologue)(0, g.M);
+    return;
+  }
   if (g.K == 0) {  // an empty product: C = bias (+ C)
+    if (g.prologue) (*g.prologue)(0, g.M);
     for (int64_t bi = 0; bi < g.batch; ++bi)
       for (int64_t e = 0; e < g.M * g.N; ++e) {
         float& out = c[bi * g.stride_c + e];
@@ -236,6 +244,8 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
     if (g.epilogue) (*g.epilogue)(0, g.M);
     return;
   }
+  // Products cut over K read every row of A in every tile: their prologue runs first, whole.
+  if (g.prologue && split_k(g)) (*g.prologue)(0, g.M);
   int64_t lda = g.trans_a ? g.M : g.K, ldb = g.trans_b ? g.K : g.N;
   const int64_t ldc = g.N;
   // Operands whose rows are a multiple of 4 KiB apart run at half speed in oneDNN (the rows
@@ -330,6 +340,7 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   for (int64_t bi = 0; bi < blocks; ++bi) {
     const int64_t m0 = bi * mb;
     const float* a0 = g.trans_a ? a + m0 : a + m0 * lda;
+    if (g.prologue) (*g.prologue)(m0, std::min(g.M, m0 + mb));
     run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc, g.bias);
     if (g.epilogue) (*g.epilogue)(m0, std::min(g.M, m0 + mb));
   }

@@ -38,6 +38,12 @@ struct GemmArgs {
   // over K instead of rows (long weight gradients) and the float64 build call it once, for
   // [0, M), after the whole product.
   const std::function<void(int64_t, int64_t)>* epilogue = nullptr;
+  // Work that produces rows of A (batch == 1, A not transposed): called as (*prologue)(r0, r1)
+  // for each row block of C right before its product, on the thread that computes it, so the
+  // product reads rows [r0, r1) of A while they are still in cache (linear_gelu's backward
+  // forms du = dy gelu'(u) this way). Same blocks as the epilogue; products cut over K and
+  // the float64 build call it once, for [0, M), before the product.
+  const std::function<void(int64_t, int64_t)>* prologue = nullptr;
 };
 
 void gemm(const GemmArgs& args, const Real* a, const Real* b, Real* c);

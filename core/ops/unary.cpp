@@ -5,8 +5,8 @@
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
-//         computed as y = x sigmoid(2u) (core/fastmath.h gelu_value, gelu_slope): one exp and
-//         one division instead of tanh's two branches (GELU was 9% of a tiny training step).
+//         computed as y = x sigmoid(2u) with its slope dy/dx from the same exp
+//         (core/fastmath.h gelu_with_slope); the slope is kept:  dx += dy * slope
 //
 // The ops that differentiate through their output (exp, tanh) keep the output tensor (which
 // the tape holds anyway); the others read the input from the tape.
@@ -94,10 +94,13 @@ Var relu(Tape& t, Var a) {
 }
 
 Var gelu(Tape& t, Var a) {
-  Tensor y = map(t.value(a), [](Real x) { return gelu_value(x); });
-  return t.push("gelu", std::move(y), [a](Tape& t, const Tensor& dy) {
-    if (!t.needs_grad(a)) return;
-    accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return d * gelu_slope(x); });
+  const Tensor& X = t.value(a);
+  Tensor y = Tensor::empty(X.shape()), slope = Tensor::empty(X.shape());
+  chunked(X.numel(), [&](int64_t i0, int64_t i1) {
+    gelu_with_slope(X.data() + i0, y.data() + i0, slope.data() + i0, i1 - i0);
+  });
+  return t.push("gelu", std::move(y), [a, slope](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a)) accumulate(t, a, dy, slope, [](Real d, Real s) { return d * s; });
   }, {a});
 }
 

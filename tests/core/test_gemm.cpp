@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 
 #include <omp.h>
 
@@ -80,6 +82,41 @@ TEST_CASE("gemm with a fused bias row equals the reference loop", "[core][gemm]"
         INFO("M " << c.M << " N " << c.N << " K " << c.K << " ta " << ta << " acc " << acc);
         REQUIRE(max_rel_error(got, want) < 1e-5);
       }
+}
+
+TEST_CASE("gemm's prologue forms every row of A once, before a product reads it", "[core][gemm]") {
+  // A starts as garbage (NaN); the prologue writes the real rows block by block. A row read
+  // before its block's prologue ran, or a row no block covered, would make C NaN or wrong.
+  struct Case { int64_t M, N, K; };
+  uint64_t stream = 700;
+  // several row blocks with a tail; one block; split-K (prologue once, whole); empty N; empty K
+  for (const Case c : {Case{4100, 24, 40}, Case{5, 7, 3}, Case{40, 30, 4096}, Case{33, 0, 8}, Case{9, 6, 0}}) {
+    INFO("M " << c.M << " N " << c.N << " K " << c.K);
+    const auto a_real = random_values(std::max<int64_t>(1, c.M * c.K), ++stream);
+    const auto b = random_values(std::max<int64_t>(1, c.K * c.N), ++stream);
+    std::vector<Real> a(a_real.size(), std::numeric_limits<Real>::quiet_NaN());
+    std::vector<int> formed(c.M, 0);
+    const std::function<void(int64_t, int64_t)> prologue = [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        ++formed[r];
+        for (int64_t k = 0; k < c.K; ++k) a[r * c.K + k] = a_real[r * c.K + k];
+      }
+    };
+    GemmArgs g;
+    g.M = c.M, g.N = c.N, g.K = c.K, g.prologue = &prologue;
+    std::vector<Real> got(std::max<int64_t>(1, c.M * c.N)), want(got.size());
+    gemm(g, a.data(), b.data(), got.data());
+    g.prologue = nullptr;
+    gemm_reference(g, a_real.data(), b.data(), want.data());
+    for (int64_t r = 0; r < c.M; ++r) REQUIRE(formed[r] == 1);
+    for (size_t i = 0; i < got.size(); ++i) REQUIRE(!std::isnan(got[i]));
+    REQUIRE(max_rel_error(got, want) < 1e-5);
+  }
+  std::vector<Real> a(8, 1), b(8, 1), c(8);
+  const std::function<void(int64_t, int64_t)> nothing = [](int64_t, int64_t) {};
+  GemmArgs g;
+  g.M = 2, g.N = 2, g.K = 2, g.trans_a = true, g.prologue = &nothing;
+  REQUIRE_THROWS_WITH(gemm(g, a.data(), b.data(), c.data()), Catch::Contains("prologue"));
 }
 
 TEST_CASE("gemm refuses a bias on a batched product", "[core][gemm]") {

@@ -389,28 +389,30 @@ TEST_CASE("softmax, log_softmax, cross_entropy, layernorm, embedding and dropout
 
 TEST_CASE("linear_gelu equals gelu(linear) bit for bit, values and all three gradients",
           "[ops][linear][gelu]") {
-  // 4096 rows: the GEMM runs in several row blocks, each with its GELU epilogue; 3 rows: one.
-  for (int64_t rows : {int64_t{4096}, int64_t{3}}) {
-    INFO("rows " << rows);
-    const int64_t K = 64, N = 256;
-    Parameter x("x", random_tensor(Shape{rows, K}, 11, -2, 2)), w("w", random_tensor(Shape{K, N}, 12));
-    Parameter b("b", random_tensor(Shape{N}, 13));
-    const Tensor R = random_tensor(Shape{rows, N}, 14);
-    auto run = [&](bool fused) {
-      for (Parameter* p : {&x, &w, &b}) p->grad = Tensor::zeros(p->value.shape());
-      Tape t;
-      Var y = fused ? linear_gelu(t, t.param(x), t.param(w), t.param(b))
-                    : gelu(t, linear(t, t.param(x), t.param(w), t.param(b)));
-      Tensor out = t.value(y).clone();
-      t.backward(sum(t, mul(t, y, t.input(R))));
-      return std::vector<Tensor>{out, x.grad.clone(), w.grad.clone(), b.grad.clone()};
-    };
-    const std::vector<Tensor> fused = run(true), composed = run(false);
-    for (size_t i = 0; i < fused.size(); ++i) {
-      INFO("tensor " << i << " (output, dx, dw, db)");
-      REQUIRE(bit_equal(fused[i], composed[i]));
+  // 4096 rows: the GEMM runs in several row blocks, each with its GELU epilogue (and, in the
+  // backward, its du prologue); 3 rows: one. x as data: du is formed by a pass of its own.
+  for (int64_t rows : {int64_t{4096}, int64_t{3}})
+    for (bool x_is_param : {true, false}) {
+      INFO("rows " << rows << (x_is_param ? ", x a parameter" : ", x data"));
+      const int64_t K = 64, N = 256;
+      Parameter x("x", random_tensor(Shape{rows, K}, 11, -2, 2)), w("w", random_tensor(Shape{K, N}, 12));
+      Parameter b("b", random_tensor(Shape{N}, 13));
+      const Tensor R = random_tensor(Shape{rows, N}, 14);
+      auto run = [&](bool fused) {
+        for (Parameter* p : {&x, &w, &b}) p->grad = Tensor::zeros(p->value.shape());
+        Tape t;
+        Var xv = x_is_param ? t.param(x) : t.input(x.value);
+        Var y = fused ? linear_gelu(t, xv, t.param(w), t.param(b)) : gelu(t, linear(t, xv, t.param(w), t.param(b)));
+        Tensor out = t.value(y).clone();
+        t.backward(sum(t, mul(t, y, t.input(R))));
+        return std::vector<Tensor>{out, x.grad.clone(), w.grad.clone(), b.grad.clone()};
+      };
+      const std::vector<Tensor> fused = run(true), composed = run(false);
+      for (size_t i = 0; i < fused.size(); ++i) {
+        INFO("tensor " << i << " (output, dx, dw, db)");
+        REQUIRE(bit_equal(fused[i], composed[i]));
+      }
     }
-  }
 }
 
 TEST_CASE("linear's bias gradient is the column sum of dy, with and without dx, fresh and added to",
