@@ -3,6 +3,7 @@
 // backward.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,39 @@ TEST_CASE("binary ops with the same Var twice and with a constant operand", "[op
         [op, c](Tape& t, const std::vector<Var>& v) { return op(t, v[0], t.input(c)); }, {x}));
     REQUIRE_GRADS_OK(check_gradients(
         [op, c](Tape& t, const std::vector<Var>& v) { return op(t, t.input(c), v[0]); }, {x}));
+  }
+}
+
+// add and sub give dout's buffer to an intermediate first input (Tape::give_grad) instead of
+// copying it: check the cases where that buffer is then added to (a == b, consumers of a
+// before and after the add, a result added to itself).
+TEST_CASE("add and sub with an intermediate first input: dout's buffer handed over", "[ops][elementwise]") {
+  const Tensor x = away_from_zero(Shape{3, 4}, 5), w = random_tensor(Shape{3, 4}, 6);
+  using Fn = std::function<Var(Tape&, const std::vector<Var>&)>;
+  const std::vector<std::pair<const char*, Fn>> cases = {
+      {"u + u", [](Tape& t, const std::vector<Var>& v) {
+         Var u = scale(t, v[0], Real(1.5));
+         return mul(t, add(t, u, u), v[0]);
+       }},
+      {"u - u * x (a consumer of u before the sub)", [](Tape& t, const std::vector<Var>& v) {
+         Var u = scale(t, v[0], Real(1.5));
+         Var z = mul(t, u, v[0]);
+         return mul(t, sub(t, u, z), v[1]);
+       }},
+      {"s1 = u + w, s2 = s1 + u, s2 - s1 (consumers after)", [](Tape& t, const std::vector<Var>& v) {
+         Var u = scale(t, v[0], Real(2));
+         Var s1 = add(t, u, v[1]);
+         Var s2 = add(t, s1, u);
+         return mul(t, sub(t, s2, s1), s1);
+       }},
+      {"reshape(u + w) + itself", [](Tape& t, const std::vector<Var>& v) {
+         Var s = reshape(t, add(t, scale(t, v[0], Real(-1)), v[1]), Shape{12});
+         return add(t, s, s);
+       }},
+  };
+  for (const auto& [name, fn] : cases) {
+    INFO(name);
+    REQUIRE_GRADS_OK(check_gradients(fn, {x, w}));
   }
 }
 
