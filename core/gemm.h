@@ -52,7 +52,8 @@ void gemm(const GemmArgs& args, const Real* a, const Real* b, Real* c);
 void gemm_reference(const GemmArgs& args, const Real* a, const Real* b, Real* c);
 
 // oneDNN's own multithreaded sgemm on (n, n) x (n, n), timed `repeats` times after one
-// warm-up; returns the best GFLOP/s. The machine's peak for `ordo bench`.
+// warm-up; returns the best GFLOP/s. The machine's peak for `ordo bench`. Its buffers are
+// mapped for the call and unmapped after it, so a process's memory is the same after it.
 double measure_sgemm_peak(int64_t n, int repeats);
 
 }  // namespace ordo

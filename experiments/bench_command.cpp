@@ -1,6 +1,7 @@
 // experiments/bench_command.cpp: `ordo bench`, SPEC section 8.
 //
-// Each configuration runs in a fresh child process so its peak RSS is its own.
+// Each configuration runs in a fresh child process so its peak RSS is its own; the child
+// alternates timed rounds of steps with probes of the machine's peak (train/bench.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -30,13 +31,15 @@ const std::vector<cli::Option>& bench_options() {
   return opts;
 }
 
-std::string json_line(const BenchResult& r, double peak) {
+std::string json_line(const BenchResult& r) {
   std::ostringstream os;
   os << "{\"config\": \"" << r.config.name << "\", \"threads\": " << r.threads << ", \"steps\": " << r.steps
      << ", \"steps_per_s\": " << r.steps_per_second << ", \"tokens_per_s\": " << r.tokens_per_second
      << ", \"gflop_per_step\": " << r.gflop_per_step << ", \"gflops\": " << r.gflops
-     << ", \"machine_peak_gflops\": " << peak << ", \"share_of_peak\": " << r.gflops / peak
-     << ", \"peak_rss_mb\": " << r.peak_rss_mb << "}";
+     << ", \"rounds\": " << r.rounds << ", \"machine_peak_gflops\": " << r.peak_gflops
+     << ", \"share_of_peak\": " << r.share_of_peak << ", \"share_of_peak_min\": " << r.share_min
+     << ", \"share_of_peak_max\": " << r.share_max << ", \"peak_rss_mb\": " << r.peak_rss_mb
+     << ", \"rss_includes_peak_probes\": " << (r.rss_includes_probes ? "true" : "false") << "}";
   return os.str();
 }
 
@@ -61,27 +64,35 @@ std::vector<double> run_child(const std::string& what, int warmup, double min_se
   return values;
 }
 
+// One timed round of steps between two probes of the machine's peak (see train/bench.h).
+constexpr double kRoundSeconds = 1.0;
+constexpr int kProbeSize = 2048, kProbeRepeats = 2;
+
 BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds, bool profile) {
   const std::vector<double> v = run_child(c.name, warmup, min_seconds, profile);
-  ORDO_CHECK(v.size() == 8, "bench: malformed result from ", c.name);
+  ORDO_CHECK(v.size() == 14, "bench: malformed result from ", c.name);
   BenchResult r;
   r.config = c;
   r.threads = static_cast<int>(v[0]);
   r.steps = static_cast<int>(v[1]);
   r.median_step_seconds = v[2], r.steps_per_second = v[3], r.tokens_per_second = v[4];
-  r.gflop_per_step = v[5], r.gflops = v[6], r.peak_rss_mb = v[7];
+  r.gflop_per_step = v[5], r.gflops = v[6], r.rounds = static_cast<int>(v[7]), r.peak_gflops = v[8];
+  r.share_of_peak = v[9], r.share_min = v[10], r.share_max = v[11], r.peak_rss_mb = v[12];
+  r.rss_includes_probes = v[13] != 0;
   return r;
 }
 
 // The child side: one measurement, printed as "result v1 v2 ...".
 int child_main(const std::string& what, int warmup, double min_seconds, bool profile) {
   if (what == "peak") {
-    std::printf("result %.17g\n", measure_sgemm_peak(2048, 5));
+    std::printf("result %.17g\n", measure_sgemm_peak(kProbeSize, 5));
     return 0;
   }
-  BenchResult r = run_bench(find_bench_config(what), warmup, 5, min_seconds, profile);
-  std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g %.17g\n", r.threads, r.steps, r.median_step_seconds,
-              r.steps_per_second, r.tokens_per_second, r.gflop_per_step, r.gflops, r.peak_rss_mb);
+  const PeakProbe probe = [] { return measure_sgemm_peak(kProbeSize, kProbeRepeats); };
+  BenchResult r = run_bench(find_bench_config(what), warmup, 5, min_seconds, kRoundSeconds, probe, profile);
+  std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d\n", r.threads, r.steps,
+              r.median_step_seconds, r.steps_per_second, r.tokens_per_second, r.gflop_per_step, r.gflops, r.rounds,
+              r.peak_gflops, r.share_of_peak, r.share_min, r.share_max, r.peak_rss_mb, r.rss_includes_probes ? 1 : 0);
   return 0;
 }
 
@@ -115,35 +126,39 @@ int cmd_bench(const Args& args) {
   const bool profile = p.option("profile") == "true";
   if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile);
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
-  // The machine's peak is measured before the first configuration and after each one; a
-  // configuration's share is taken against the better of the two measurements around it.
-  // A shared 2-core machine's speed drifts over minutes (one measurement read 94 GFLOP/s
-  // where the next read 150), and a share against a peak taken at another moment says little.
-  std::printf("machine peak: oneDNN sgemm 2048^3, measured before and after each configuration\n\n");
-  std::printf("%-6s %4s %3s %6s %5s %6s %5s %8s | %9s %10s %8s %10s %8s %9s\n", "config", "d", "H", "layers",
-              "d_ff", "batch", "L", "encoding", "steps/s", "tokens/s", "GFLOP/s", "peak", "of peak", "peak RSS");
-  double peak_before = run_child("peak", 0, 0, false).at(0);
+  // A shared 2-core machine's speed drifts by 1.5x within minutes (one peak measurement read
+  // 94 GFLOP/s where the next read 150), so a share against a peak taken at another moment
+  // says little. Each configuration is timed in rounds of about a second, with the machine's
+  // peak probed before and after each round in the same process; a round's share is taken
+  // against the better of its two probes, and the table gives the median round's share and
+  // the range over rounds.
+  std::printf("machine peak: oneDNN sgemm %d^3, probed around every timed round of ~%.0f s; "
+              "of peak = median over rounds (range)\n\n", kProbeSize, kRoundSeconds);
+  std::printf("%-6s %4s %3s %6s %5s %6s %5s %8s | %9s %10s %8s %10s %8s %9s %9s\n", "config", "d", "H", "layers",
+              "d_ff", "batch", "L", "encoding", "steps/s", "tokens/s", "GFLOP/s", "peak", "of peak", "(range)",
+              "peak RSS");
   std::vector<BenchResult> results;
-  std::vector<double> peaks;
+  bool any_rss_with_probes = false;
   for (const BenchConfig& c : configs) {
     BenchResult r = run_isolated(c, warmup, min_seconds, profile);
-    const double peak_after = run_child("peak", 0, 0, false).at(0);
-    const double peak = std::max(peak_before, peak_after);
-    peak_before = peak_after;
-    std::printf("%-6s %4lld %3lld %6lld %5lld %6lld %5lld %8s | %9.2f %10.0f %8.1f %10.1f %7.0f%% %6.0f MB\n",
+    std::printf("%-6s %4lld %3lld %6lld %5lld %6lld %5lld %8s | %9.2f %10.0f %8.1f %10.1f %7.0f%% %4.0f-%.0f%% %6.0f MB%s\n",
                 c.name.c_str(), (long long)c.d_model, (long long)c.n_heads, (long long)c.n_layers,
                 (long long)c.d_ff, (long long)c.batch, (long long)c.length, c.encoding.c_str(),
-                r.steps_per_second, r.tokens_per_second, r.gflops, peak, 100 * r.gflops / peak, r.peak_rss_mb);
+                r.steps_per_second, r.tokens_per_second, r.gflops, r.peak_gflops, 100 * r.share_of_peak,
+                100 * r.share_min, 100 * r.share_max, r.peak_rss_mb, r.rss_includes_probes ? " *" : "");
     std::fflush(stdout);
+    any_rss_with_probes = any_rss_with_probes || r.rss_includes_probes;
     results.push_back(r);
-    peaks.push_back(peak);
   }
+  if (any_rss_with_probes)
+    std::printf("* this system refuses the peak RSS reset (/proc/self/clear_refs): the figure includes the "
+                "peak probe's %d MB\n", 3 * kProbeSize * kProbeSize * 4 >> 20);
   if (!p.option("json").empty()) {
     std::ofstream out(p.option("json"));
     ORDO_CHECK(out.good(), "--json: cannot write ", p.option("json"));
     out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads() << ", \"results\": [\n";
     for (size_t i = 0; i < results.size(); ++i)
-      out << "  " << json_line(results[i], peaks[i]) << (i + 1 < results.size() ? ",\n" : "\n");
+      out << "  " << json_line(results[i]) << (i + 1 < results.size() ? ",\n" : "\n");
     out << "]}\n";
   }
   return 0;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
 #include <sys/resource.h>
 
 #include "core/error.h"
@@ -40,12 +43,33 @@ double train_step_gflop(const BenchConfig& c) {
 }
 
 double peak_rss_mb() {
-  rusage u{};
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmHWM:  1234 kB"
+  rusage u{};  // no /proc: the high-water mark since the start
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, bool profile) {
+bool reset_peak_rss() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool written = std::fputs("5", f) >= 0;  // 5: reset the peak RSS to the current RSS
+  return std::fclose(f) == 0 && written;
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
+                      const PeakProbe& probe, bool profile) {
   TrainConfig cfg;
   cfg.task.name = "shift";
   cfg.task.min_len = cfg.task.max_len = c.length;
@@ -60,43 +84,75 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   Trainer trainer(cfg);
   for (int i = 0; i < warmup; ++i) trainer.step_once();
   trainer.tape().set_profiling(profile);
-  std::vector<double> times;
-  double total = 0;
-  while (static_cast<int>(times.size()) < min_steps || total < min_seconds) {
-    const auto t0 = std::chrono::steady_clock::now();
-    trainer.step_once();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    times.push_back(s);
-    total += s;
-  }
-  if (profile) {
-    double total_op = 0;
-    for (const auto& [op, p] : trainer.tape().profile()) total_op += p.forward_seconds + p.backward_seconds;
-    std::fprintf(stderr, "%s: per step, by op (forward + backward), %zu steps\n", c.name.c_str(), times.size());
-    std::vector<std::pair<double, std::string>> rows;
-    for (const auto& [op, p] : trainer.tape().profile())
-      rows.emplace_back(p.forward_seconds + p.backward_seconds, op);
-    std::sort(rows.rbegin(), rows.rend());
-    for (const auto& [sec, op] : rows) {
-      const auto& p = trainer.tape().profile().at(op);
-      std::fprintf(stderr, "  %-16s %8.2f ms fwd %8.2f ms bwd  %5.1f%%  (%lld calls/step)\n", op.c_str(),
-                   1e3 * p.forward_seconds / times.size(), 1e3 * p.backward_seconds / times.size(),
-                   100 * sec / total_op, static_cast<long long>(p.calls / static_cast<int64_t>(times.size())));
-    }
-    std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (mean)\n", 1e3 * total_op / times.size(),
-                 1e3 * total / times.size());
-  }
-  std::sort(times.begin(), times.end());
+
   BenchResult r;
   r.config = c;
+  r.gflop_per_step = train_step_gflop(c);
+  // The probes' buffers are given back after each probe, and the peak RSS is reset to what
+  // the training holds before its steps go on, so it is the training's own high-water mark.
+  double rss = peak_rss_mb();  // setup and warm-up
+  double peak_before = probe();
+  const bool rss_resets = reset_peak_rss();
+  std::vector<double> times, shares, peaks{peak_before};
+  std::map<std::string, std::vector<double>> op_forward, op_backward;  // per step, with profile
+  double total = 0;
+  while (static_cast<int>(times.size()) < min_steps || total < min_seconds) {
+    std::vector<double> round;
+    double round_total = 0;
+    while (round.size() < 2 || round_total < round_seconds) {
+      if (profile) trainer.tape().reset_profile();
+      const auto t0 = std::chrono::steady_clock::now();
+      trainer.step_once();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      round.push_back(s);
+      round_total += s;
+      if (profile)
+        for (const auto& [op, t] : trainer.tape().profile()) {
+          op_forward[op].push_back(t.forward_seconds);
+          op_backward[op].push_back(t.backward_seconds);
+        }
+    }
+    if (rss_resets) rss = std::max(rss, peak_rss_mb());
+    const double peak_after = probe();
+    if (rss_resets) reset_peak_rss();
+    shares.push_back(r.gflop_per_step / median(round) / std::max(peak_before, peak_after));
+    peaks.push_back(peak_after);
+    peak_before = peak_after;
+    times.insert(times.end(), round.begin(), round.end());
+    total += round_total;
+  }
+  if (profile) {
+    std::fprintf(stderr, "%s: per step, by op (forward + backward; medians over %zu steps)\n", c.name.c_str(),
+                 times.size());
+    std::vector<std::pair<double, std::string>> rows;
+    double ops = 0;
+    for (const auto& [op, f] : op_forward) {
+      const double sec = median(f) + median(op_backward[op]);
+      rows.emplace_back(sec, op);
+      ops += sec;
+    }
+    std::sort(rows.rbegin(), rows.rend());
+    for (const auto& [sec, op] : rows) {
+      const auto& t = trainer.tape().profile().at(op);  // the last step's call count
+      std::fprintf(stderr, "  %-16s %8.2f ms fwd %8.2f ms bwd  %5.1f%%  (%lld calls/step)\n", op.c_str(),
+                   1e3 * median(op_forward[op]), 1e3 * median(op_backward[op]), 100 * sec / ops,
+                   static_cast<long long>(t.calls));
+    }
+    std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (medians)\n", 1e3 * ops, 1e3 * median(times));
+  }
   r.threads = num_threads();
   r.steps = static_cast<int>(times.size());
-  r.median_step_seconds = times[times.size() / 2];
+  r.median_step_seconds = median(times);
   r.steps_per_second = 1.0 / r.median_step_seconds;
   r.tokens_per_second = r.steps_per_second * static_cast<double>(c.batch * c.length);
-  r.gflop_per_step = train_step_gflop(c);
   r.gflops = r.gflop_per_step * r.steps_per_second;
-  r.peak_rss_mb = peak_rss_mb();
+  r.rounds = static_cast<int>(shares.size());
+  r.peak_gflops = median(peaks);
+  r.share_of_peak = median(shares);
+  r.share_min = *std::min_element(shares.begin(), shares.end());
+  r.share_max = *std::max_element(shares.begin(), shares.end());
+  r.peak_rss_mb = rss_resets ? rss : peak_rss_mb();
+  r.rss_includes_probes = !rss_resets;
   return r;
 }
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tests/shell/test_bench.sh: `ordo bench` runs and reports a consistent table and JSON (SPEC
+# section 8). Nothing here is timed or compared with a speed: it checks the report's shape
+# and its arithmetic (GFLOP/s = GFLOP per step x steps/s, the share inside its round range),
+# and that the peak RSS is the training's own, without the 48 MB of the peak probes.
+# Usage: bash test_bench.sh <ordo> <ordo_tests>.
+set -euo pipefail
+ordo=${1:?usage: test_bench.sh <ordo> <ordo_tests>}
+dir=$(mktemp -d /tmp/ordo_bench_XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$ordo" bench --configs tiny --min-seconds 0 --warmup 1 --json "$dir/b.json" --profile >"$dir/out" 2>"$dir/err" ||
+  { cat "$dir/out" "$dir/err"; fail "ordo bench exited with $?"; }
+grep -q "machine peak: oneDNN sgemm 2048^3, probed around every timed round" "$dir/out" || fail "no peak line"
+grep -qE "^config .*steps/s .*tokens/s .*GFLOP/s .*peak .*of peak .*\(range\) .*peak RSS" "$dir/out" ||
+  fail "no table header"
+grep -qE "^tiny +64 +4 +2 +256 +64 +64 +rope \|" "$dir/out" || { cat "$dir/out"; fail "no tiny row"; }
+# --profile: a per-op table of medians whose ops include the model's main ones
+for op in linear linear_gelu fused_attention layernorm; do
+  grep -qE "^  $op +[0-9.]+ ms fwd +[0-9.]+ ms bwd" "$dir/err" || { cat "$dir/err"; fail "--profile lacks $op"; }
+done
+grep -q "ops total .* ms of a .* ms step (medians)" "$dir/err" || fail "--profile lacks its total line"
+
+# One JSON object per configuration; read its fields with awk (no python on a bare machine).
+field() { grep -o "\"$1\": [^,}]*" "$dir/b.json" | head -1 | sed 's/.*: //'; }
+for f in steps steps_per_s tokens_per_s gflop_per_step gflops rounds machine_peak_gflops share_of_peak \
+         share_of_peak_min share_of_peak_max peak_rss_mb rss_includes_peak_probes; do
+  [[ -n $(field $f) ]] || { cat "$dir/b.json"; fail "JSON lacks $f"; }
+done
+check() { awk -v a="$1" "BEGIN { exit !($2) }" || { cat "$dir/b.json"; fail "$3"; }; }
+check "$(field steps)" "a >= 5" "fewer than 5 timed steps"
+check "$(field rounds)" "a >= 1" "no timed round"
+check "$(field machine_peak_gflops)" "a > 0" "no machine peak"
+check "$(field tokens_per_s) $(field steps_per_s)" \
+  "(split(a, v, \" \") == 2) && (v[1] - 4096 * v[2])^2 < 1e-6 * v[1]^2" "tokens/s is not 64 x 64 x steps/s"
+check "$(field gflops) $(field gflop_per_step) $(field steps_per_s)" \
+  "(split(a, v, \" \") == 3) && (v[1] - v[2] * v[3])^2 < 1e-6 * v[1]^2" "GFLOP/s is not GFLOP per step x steps/s"
+check "$(field gflop_per_step)" "a > 2.82 && a < 2.83" "tiny's analytic GFLOP per step is 2.822"
+check "$(field share_of_peak_min) $(field share_of_peak) $(field share_of_peak_max)" \
+  "(split(a, v, \" \") == 3) && 0 < v[1] && v[1] <= v[2] && v[2] <= v[3]" "share outside its round range"
+# The training's RSS (tiny: ~80 MB); with the probes' 3 x 16 MB it would be ~130 MB.
+if [[ $(field rss_includes_peak_probes) == false ]]; then
+  check "$(field peak_rss_mb)" "a > 10 && a < 115" "peak RSS $(field peak_rss_mb) MB includes the peak probes"
+fi
+echo "ordo bench: ok"
