@@ -12,6 +12,7 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 
@@ -39,28 +40,28 @@ class AlibiEncoding final : public PositionalEncoding {
   // (H, 2L - 1): entry [h, j] with j = (u - t) + L - 1.
   std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
     ORDO_CHECK(pos.length > 0, "alibi: Positions.length must be positive, got ", pos.length);
-    return AttentionBias{t.input(relative(pos.length)), true};
+    return AttentionBias{t.input(tables_.get(pos.length, [&] { return relative(pos.length); })), true};
   }
 
  private:
-  const Tensor& relative(int64_t L) {
+  // (H, 2L - 1).
+  Tensor relative(int64_t L) const {
     const int64_t W = 2 * L - 1;
-    if (cache_.defined() && cache_.dim(1) == W) return cache_;
-    cache_ = Tensor::empty(Shape{heads_, W});
+    Tensor bias = Tensor::empty(Shape{heads_, W});
     for (int64_t h = 0; h < heads_; ++h)
       for (int64_t j = 0; j < W; ++j) {
         const double delta = static_cast<double>(j - (L - 1));  // u - t
         const double b = causal_ ? (delta <= 0 ? slopes_[h] * delta : 0.0)  // -m (t - u)
                                  : -slopes_[h] * std::fabs(delta);
-        cache_[h * W + j] = static_cast<Real>(b);
+        bias[h * W + j] = static_cast<Real>(b);
       }
-    return cache_;
+    return bias;
   }
 
   int64_t heads_;
   bool causal_;
   std::vector<double> slopes_;
-  Tensor cache_;  // (H, 2L - 1)
+  TableCache<int64_t, Tensor> tables_;  // the relative bias by length
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 namespace {
@@ -31,30 +32,29 @@ class Fourier2dEncoding final : public PositionalEncoding {
                "), got ", s);
     const int64_t W = pos.grid_w > 0 ? pos.grid_w : grid_w_;
     ORDO_CHECK(W > 0, "fourier2d needs 2-D positions: pass --grid-w W");
-    return add(t, x, t.input(table(s[1], W)));
+    const int64_t L = s[1];
+    return add(t, x, t.input(tables_.get({L, W}, [&] { return table(L, W); })));
   }
 
  private:
-  const Tensor& table(int64_t L, int64_t W) {
-    if (cache_.defined() && cache_.dim(0) == L && cache_w_ == W) return cache_;
+  // PE (L, d) on a grid of width W.
+  Tensor table(int64_t L, int64_t W) const {
     const int64_t m = d_ / 2;
-    cache_ = Tensor::empty(Shape{L, d_});
-    cache_w_ = W;
+    Tensor pe = Tensor::empty(Shape{L, d_});
     for (int64_t p = 0; p < L; ++p) {
       const double coord[2] = {static_cast<double>(p % W), static_cast<double>(p / W)};  // x, y
       for (int64_t j = 0; j < d_; ++j) {
         const int64_t c = j / m, jj = j % m;  // which coordinate, dim within its half
         const double w = std::pow(10000.0, -static_cast<double>(jj - jj % 2) / static_cast<double>(m));
         const double a = coord[c] * w;
-        cache_[p * d_ + j] = static_cast<Real>(jj % 2 == 0 ? std::sin(a) : std::cos(a));
+        pe[p * d_ + j] = static_cast<Real>(jj % 2 == 0 ? std::sin(a) : std::cos(a));
       }
     }
-    return cache_;
+    return pe;
   }
 
   int64_t d_, grid_w_;
-  Tensor cache_;  // (L, d)
-  int64_t cache_w_ = 0;
+  TableCache<std::pair<int64_t, int64_t>, Tensor> tables_;  // PE by (L, W)
 };
 
 }  // namespace

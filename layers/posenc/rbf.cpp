@@ -10,6 +10,7 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 namespace {
@@ -30,24 +31,25 @@ class RbfEncoding final : public PositionalEncoding {
   Var embed(Tape& t, Var x, const Positions&) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "rbf: embed needs x of shape (B, L, ", d_, "), got ", s);
-    return add(t, x, t.input(table(s[1])));
+    const int64_t L = s[1];
+    return add(t, x, t.input(tables_.get(L, [&] { return table(L); })));
   }
 
  private:
-  const Tensor& table(int64_t L) {
-    if (cache_.defined() && cache_.dim(0) == L) return cache_;
-    cache_ = Tensor::empty(Shape{L, d_});
+  // phi (L, d).
+  Tensor table(int64_t L) const {
+    Tensor phi = Tensor::empty(Shape{L, d_});
     for (int64_t pos = 0; pos < L; ++pos)
       for (int64_t j = 0; j < d_; ++j) {
         const double diff = static_cast<double>(pos) - static_cast<double>(j) * spacing_;  // t - c_j
-        cache_[pos * d_ + j] = static_cast<Real>(std::exp(-diff * diff / (2 * sigma_ * sigma_)));
+        phi[pos * d_ + j] = static_cast<Real>(std::exp(-diff * diff / (2 * sigma_ * sigma_)));
       }
-    return cache_;
+    return phi;
   }
 
   int64_t d_;
   double spacing_ = 1, sigma_ = 1;
-  Tensor cache_;  // (L, d)
+  TableCache<int64_t, Tensor> tables_;  // phi by length
 };
 
 }  // namespace

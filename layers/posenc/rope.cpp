@@ -9,6 +9,7 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 namespace {
@@ -33,34 +34,32 @@ class RotaryEncoding final : public PositionalEncoding {
                "), got ", sq);
     ORDO_CHECK(t.shape(k) == sq, "rope: q and k shapes differ: ", sq, " vs ", t.shape(k));
     const int64_t B = sq[0], L = sq[1], H = sq[2];
-    build(L, H);
+    const auto [cos, sin] = tables_.get({L, H}, [&] { return angles(L, H); });
     const Shape rows{B, L, H * d_head_};
-    return {reshape(t, rotate_pairs(t, reshape(t, q, rows), cos_, sin_), sq),
-            reshape(t, rotate_pairs(t, reshape(t, k, rows), cos_, sin_), sq)};
+    return {reshape(t, rotate_pairs(t, reshape(t, q, rows), cos, sin), sq),
+            reshape(t, rotate_pairs(t, reshape(t, k, rows), cos, sin), sq)};
   }
 
  private:
-  // cos, sin (L, H d_h/2): the angles t * base^(-2i/d_h), once per head, cached for the
-  // last (L, H).
-  void build(int64_t L, int64_t H) {
+  // cos, sin (L, H d_h/2): the angles t * base^(-2i/d_h), once per head.
+  std::pair<Tensor, Tensor> angles(int64_t L, int64_t H) const {
     const int64_t half = d_head_ / 2;
-    if (cos_.defined() && cos_.dim(0) == L && cos_.dim(1) == H * half) return;
-    cos_ = Tensor::empty(Shape{L, H * half});
-    sin_ = Tensor::empty(Shape{L, H * half});
+    Tensor cos = Tensor::empty(Shape{L, H * half}), sin = Tensor::empty(Shape{L, H * half});
     for (int64_t pos = 0; pos < L; ++pos)
       for (int64_t i = 0; i < half; ++i) {
         const double a = static_cast<double>(pos) *
                          std::pow(base_, -2.0 * static_cast<double>(i) / static_cast<double>(d_head_));
         for (int64_t h = 0; h < H; ++h) {
-          cos_[(pos * H + h) * half + i] = static_cast<Real>(std::cos(a));
-          sin_[(pos * H + h) * half + i] = static_cast<Real>(std::sin(a));
+          cos[(pos * H + h) * half + i] = static_cast<Real>(std::cos(a));
+          sin[(pos * H + h) * half + i] = static_cast<Real>(std::sin(a));
         }
       }
+    return {cos, sin};
   }
 
   double base_;
   int64_t d_head_ = 0;
-  Tensor cos_, sin_;  // (L, H d_h/2)
+  TableCache<std::pair<int64_t, int64_t>, std::pair<Tensor, Tensor>> tables_;  // cos, sin by (L, H)
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 namespace {
@@ -26,25 +27,25 @@ class SinusoidalEncoding final : public PositionalEncoding {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "sinusoidal: embed needs x of shape (B, L, ", d_,
                "), got ", s);
-    return add(t, x, t.input(table(s[1])));
+    const int64_t L = s[1];
+    return add(t, x, t.input(tables_.get(L, [&] { return table(L); })));
   }
 
  private:
-  // PE (L, d), cached for the last length asked for.
-  const Tensor& table(int64_t L) {
-    if (cache_.defined() && cache_.dim(0) == L) return cache_;
-    cache_ = Tensor::empty(Shape{L, d_});
+  // PE (L, d).
+  Tensor table(int64_t L) const {
+    Tensor pe = Tensor::empty(Shape{L, d_});
     for (int64_t pos = 0; pos < L; ++pos)
       for (int64_t j = 0; j < d_; ++j) {
         const double w = std::pow(10000.0, -static_cast<double>(j - j % 2) / static_cast<double>(d_));
         const double a = static_cast<double>(pos) * w;
-        cache_[pos * d_ + j] = static_cast<Real>(j % 2 == 0 ? std::sin(a) : std::cos(a));
+        pe[pos * d_ + j] = static_cast<Real>(j % 2 == 0 ? std::sin(a) : std::cos(a));
       }
-    return cache_;
+    return pe;
   }
 
   int64_t d_;
-  Tensor cache_;  // (L, d)
+  TableCache<int64_t, Tensor> tables_;  // PE by length
 };
 
 }  // namespace
