@@ -278,12 +278,11 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
     ORDO_CHECK(g.stride_a == g.M * g.K && (b_broadcast || g.stride_b == g.K * g.N) &&
                    g.stride_c == g.M * g.N,
                "gemm: batched operands must be densely packed");
-#pragma omp parallel for schedule(static)
-    for (int64_t gi = 0; gi < groups; ++gi) {
+    parallel_for(groups, per * g.M * g.N * g.K, [&](int64_t gi) {
       const int64_t b0 = gi * per;
       run(gi == groups - 1 ? tail : full, a + b0 * g.stride_a, b + (b_broadcast ? 0 : b0 * g.stride_b),
           c + b0 * g.stride_c);
-    }
+    });
     return;
   }
 
@@ -308,15 +307,14 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
     Tensor partial = direct ? Tensor() : Tensor::empty(Shape{chunks, g.M, g.N});
     Real* pp = direct ? c : partial.data();
     const int64_t tiles = chunks * mblocks * nblocks;
-#pragma omp parallel for schedule(static)
-    for (int64_t t = 0; t < tiles; ++t) {
+    parallel_for(tiles, mb * nb * chunk_k, [&](int64_t t) {
       const int64_t ci = t / (mblocks * nblocks), bi = t / nblocks % mblocks, bj = t % nblocks;
       const int64_t k0 = ci * chunk_k, m0 = bi * mb, n0 = bj * nb;
       const float* a0 = g.trans_a ? a + k0 * lda + m0 : a + m0 * lda + k0;
       const float* b0 = g.trans_b ? b + n0 * ldb + k0 : b + k0 * ldb + n0;
       run(cache.get(tile_key(ci, bi, bj)), a0, b0, pp + ci * g.M * g.N + m0 * ldc + n0,
           direct && g.bias ? g.bias + n0 : nullptr);
-    }
+    });
     if (direct) {
       if (g.epilogue) (*g.epilogue)(0, g.M);  // not fused here: the product has no row blocks
       return;
@@ -341,14 +339,13 @@ void gemm(const GemmArgs& g, const Real* a, const Real* b, Real* c) {
   const int64_t last_m = g.M - mb * (blocks - 1);
   const Prim& full = cache.get(key(1, mb, g.K, g.accumulate, false));
   const Prim& tail = cache.get(key(1, last_m, g.K, g.accumulate, false));
-#pragma omp parallel for schedule(static)
-  for (int64_t bi = 0; bi < blocks; ++bi) {
+  parallel_for(blocks, mb * g.N * g.K, [&](int64_t bi) {
     const int64_t m0 = bi * mb;
     const float* a0 = g.trans_a ? a + m0 : a + m0 * lda;
     if (g.prologue) (*g.prologue)(m0, std::min(g.M, m0 + mb));
     run(bi == blocks - 1 ? tail : full, a0, b, c + m0 * ldc, g.bias);
     if (g.epilogue) (*g.epilogue)(m0, std::min(g.M, m0 + mb));
-  }
+  });
 }
 
 namespace {

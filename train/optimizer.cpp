@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/fastmath.h"
 #include "core/parallel.h"
 
 namespace ordo {
@@ -12,24 +13,16 @@ void Optimizer::zero_grad() {
   for (Parameter* p : params_) p->zero_grad();
 }
 
-namespace {
-
-// The parameters cut into blocks of at most 1024 elements, updated in one parallel loop:
-// one OpenMP region per step instead of one per parameter (a tiny model has 30 parameters,
-// and 30 fork/joins took ~1% of its step). Each element's update is the same whichever
-// thread runs it.
-struct Block {
-  size_t param;
-  int64_t begin, end;
-};
-std::vector<Block> make_blocks(const std::vector<Parameter*>& params) {
+std::vector<ParamBlock> param_blocks(const std::vector<Parameter*>& params) {
   constexpr int64_t kBlock = 1024;
-  std::vector<Block> blocks;
+  std::vector<ParamBlock> blocks;
   for (size_t i = 0; i < params.size(); ++i)
     for (int64_t e = 0, n = params[i]->value.numel(); e < n; e += kBlock)
-      blocks.push_back(Block{i, e, std::min(n, e + kBlock)});
+      blocks.push_back(ParamBlock{i, e, std::min(n, e + kBlock)});
   return blocks;
 }
+
+namespace {
 
 class AdamW : public Optimizer {
  public:
@@ -50,7 +43,7 @@ class AdamW : public Optimizer {
     const Real eps = static_cast<Real>(cfg_.eps);
     const Real shrink_decayed = static_cast<Real>(1 - lr * cfg_.weight_decay);
     parallel_for(static_cast<int64_t>(blocks_.size()), 1024 * 8, [&](int64_t bi) {
-      const Block& blk = blocks_[bi];
+      const ParamBlock& blk = blocks_[bi];
       Parameter& p = *params_[blk.param];
       Real* w = p.value.data();
       const Real* g = p.grad.data();
@@ -96,7 +89,7 @@ class AdamW : public Optimizer {
  private:
   OptimizerConfig cfg_;
   std::vector<Tensor> m_, v_;
-  std::vector<Block> blocks_ = make_blocks(params_);
+  std::vector<ParamBlock> blocks_ = param_blocks(params_);
 };
 
 class Sgd : public Optimizer {
@@ -109,7 +102,7 @@ class Sgd : public Optimizer {
     ++steps_;
     const Real mu = static_cast<Real>(cfg_.momentum), rlr = static_cast<Real>(lr);
     parallel_for(static_cast<int64_t>(blocks_.size()), 1024 * 4, [&](int64_t bi) {
-      const Block& blk = blocks_[bi];
+      const ParamBlock& blk = blocks_[bi];
       Parameter& p = *params_[blk.param];
       Real* w = p.value.data();
       const Real* g = p.grad.data();
@@ -146,7 +139,7 @@ class Sgd : public Optimizer {
  private:
   OptimizerConfig cfg_;
   std::vector<Tensor> u_;
-  std::vector<Block> blocks_ = make_blocks(params_);
+  std::vector<ParamBlock> blocks_ = param_blocks(params_);
 };
 
 }  // namespace
@@ -162,20 +155,24 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerConfig& cfg, std::vecto
 }
 
 double clip_grad_norm(const std::vector<Parameter*>& params, double max_norm) {
+  const std::vector<ParamBlock> blocks = param_blocks(params);
+  const int64_t n = static_cast<int64_t>(blocks.size());
+  std::vector<double> sums(blocks.size());
+  parallel_for(n, 1024 * 2, [&](int64_t bi) {
+    const ParamBlock& b = blocks[bi];
+    const Real* g = params[b.param]->grad.data() + b.begin;
+    sums[bi] = lane_sum<double>(b.end - b.begin, [&](int64_t e) { return static_cast<double>(g[e]) * g[e]; });
+  });
   double total = 0;
-  for (const Parameter* p : params) {
-    const Real* g = p->grad.data();
-    double s = 0;
-    for (int64_t e = 0, n = p->grad.numel(); e < n; ++e) s += static_cast<double>(g[e]) * g[e];
-    total += s;
-  }
+  for (double s : sums) total += s;
   const double norm = std::sqrt(total);
   if (max_norm > 0 && std::isfinite(norm) && norm > max_norm) {
     const Real factor = static_cast<Real>(max_norm / norm);
-    for (Parameter* p : params) {
-      Real* g = p->grad.data();
-      for (int64_t e = 0, n = p->grad.numel(); e < n; ++e) g[e] *= factor;
-    }
+    parallel_for(n, 1024, [&](int64_t bi) {
+      const ParamBlock& b = blocks[bi];
+      Real* g = params[b.param]->grad.data();
+      for (int64_t e = b.begin; e < b.end; ++e) g[e] *= factor;
+    });
   }
   return norm;
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "tests/test_tensors.h"
 #include "train/optimizer.h"
 
 using namespace ordo;
@@ -59,4 +60,34 @@ TEST_CASE("global-norm clipping scales every gradient by max/norm", "[train][cli
   CHECK(b.grad[0] == Approx(0.8));
   CHECK(clip_grad_norm({&a, &b}, 10.0) == Approx(1.0));  // under the limit: unchanged
   CHECK(a.grad[0] == Approx(0.6));
+}
+
+TEST_CASE("global-norm clipping over many blocks: a plain double sum, the same bits on 1 and 2 threads",
+          "[train][clip]") {
+  // 3 parameters, 1,000,003 elements in ~980 blocks of 1024 (with partial last blocks).
+  const std::vector<Shape> shapes{Shape{1000, 999}, Shape{2000}, Shape{3, 1}};
+  auto run = [&](int threads) {
+    std::vector<Parameter> ps;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      ps.emplace_back(std::vector<std::string>{"p0", "p1", "p2"}[i], Tensor::zeros(shapes[i]));
+      ps.back().grad = test::uniform_tensor(shapes[i], 41, i);
+    }
+    std::vector<Parameter*> ptrs;
+    for (Parameter& p : ps) ptrs.push_back(&p);
+    double want = 0;
+    for (const Parameter& p : ps)
+      for (int64_t e = 0; e < p.grad.numel(); ++e) want += static_cast<double>(p.grad[e]) * p.grad[e];
+    want = std::sqrt(want);
+    double norm = 0;
+    test::with_threads(threads, [&] { norm = clip_grad_norm(ptrs, 1.0); });
+    REQUIRE(norm == Approx(want).epsilon(1e-12));
+    double after = 0;
+    for (const Parameter& p : ps)
+      for (int64_t e = 0; e < p.grad.numel(); ++e) after += static_cast<double>(p.grad[e]) * p.grad[e];
+    REQUIRE(std::sqrt(after) == Approx(1.0).epsilon(1e-5));  // scaled to the limit
+    return std::make_pair(norm, ps[0].grad.clone());
+  };
+  const auto one = run(1), two = run(2);
+  REQUIRE(one.first == two.first);  // bit for bit
+  REQUIRE(test::bit_equal(one.second, two.second));
 }
