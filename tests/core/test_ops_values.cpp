@@ -176,6 +176,31 @@ TEST_CASE("fast_exp and fast_exp_nonpositive: within 2.5e-7 of exp, exact 0 at -
   REQUIRE(std::isnan(fast_exp_nonpositive(nan)));
 }
 
+TEST_CASE("exp2_clamped and fast_exp2_nonpositive: within 1e-7 of exp2, exact 0 at -inf, NaN kept",
+          "[ops][unary][fastmath]") {
+  double worst = 0, worst_np = 0;
+  for (int i = 0; i <= 500000; ++i) {
+    const float x = -125.0f + 250.0f * static_cast<float>(i) / 500000.0f;  // [-125, 125]
+    const double ref = std::exp2(static_cast<double>(x));
+    worst = std::max(worst, std::fabs(exp2_clamped(x) - ref) / ref);
+    if (x <= 0) worst_np = std::max(worst_np, std::fabs(fast_exp2_nonpositive(x) - ref) / ref);
+  }
+  // Integers and halves: the rounding of x to n and the edges of f's range.
+  for (float x : {-125.0f, -124.5f, -1.5f, -1.0f, -0.5f, 0.0f, 0.5f, 1.0f, 1.5f, 124.5f, 125.0f}) {
+    const double ref = std::exp2(static_cast<double>(x));
+    worst = std::max(worst, std::fabs(exp2_clamped(x) - ref) / ref);
+  }
+  INFO("max relative error: exp2_clamped " << worst << ", fast_exp2_nonpositive " << worst_np);
+  REQUIRE(worst <= 1e-7);
+  REQUIRE(worst_np <= 1e-7);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE(fast_exp2_nonpositive(-inf) == 0.0f);
+  REQUIRE(fast_exp2_nonpositive(-126.0f) == 0.0f);
+  REQUIRE(fast_exp2_nonpositive(0.0f) == 1.0f);
+  REQUIRE(std::isnan(fast_exp2_nonpositive(nan)));
+  REQUIRE(std::isnan(exp2_clamped(nan)));
+}
+
 TEST_CASE("unary gradients by hand", "[ops][unary]") {
   Parameter p("p", T({4}, {-1, 0.5, 1, 2}));
   auto grad_of = [&](Var (*op)(Tape&, Var)) {
