@@ -1,10 +1,11 @@
-// core/fastmath.h: exp and tanh that the compiler can vectorise.
+// core/fastmath.h: exp, exp2 and tanh that the compiler can vectorise.
 //
 // glibc's expf/tanhf are scalar calls; in softmax and GELU they dominated a training step
-// (perf: 25% of the time in __expf/__tanhf/__expm1f). These are the Cephes single-precision
-// approximations (range reduction + minimax polynomial, <= 2 ulp on their domain), written
-// branch-free so GCC emits AVX2 code for loops over them. exp(-inf) is exactly 0 (masked
-// softmax entries rely on it) and NaN propagates. The float64 reference build keeps libm.
+// (perf: 25% of the time in __expf/__tanhf/__expm1f). exp and tanh are the Cephes
+// single-precision approximations (range reduction + minimax polynomial, <= 2 ulp on their
+// domain), exp2 a shifter-rounded Chebyshev fit (<= 1.3 ulp), all written branch-free so GCC
+// emits AVX2 code for loops over them. exp(-inf) and the softmax's exp2(-inf) are exactly 0
+// (masked entries rely on it) and NaN propagates. The float64 reference build keeps libm.
 #pragma once
 
 #include <bit>
@@ -40,15 +41,6 @@ inline float fast_exp(float x) {
   result = x < kExpLo ? 0.0f : result;                                        // underflow, -inf
   result = x > kExpHi ? std::bit_cast<float>(int32_t{0x7f800000}) : result;  // overflow: +inf
   return x != x ? x : result;                                                // NaN
-}
-
-// exp(x) for x <= 0, as fast_exp without the overflow and NaN selects (softmax-style
-// arguments: a score minus its row maximum). -inf gives exactly 0; NaN still propagates
-// (the clamp keeps it, and the polynomial of NaN is NaN). Small positive x (rounding in
-// s - lse) is fine: the polynomial is accurate there too.
-inline float fast_exp_nonpositive(float x) {
-  const float result = exp_clamped(x < kExpLo ? kExpLo : x);
-  return x < kExpLo ? 0.0f : result;
 }
 
 // 2^x for x already in [-125, 125]: x = n + f with n = round(x) taken from a float add (the
@@ -97,7 +89,6 @@ inline float fast_tanh(float x) {
 
 inline double fast_exp(double x) { return std::exp(x); }
 inline double fast_exp2_nonpositive(double x) { return std::exp2(x); }
-inline double fast_exp_nonpositive(double x) { return std::exp(x); }
 inline double fast_tanh(double x) { return std::tanh(x); }
 
 }  // namespace ordo
