@@ -70,6 +70,27 @@ inline float fast_exp2_nonpositive(float x) {
   return x < -125.0f ? 0.0f : r;
 }
 
+// log2(x) for normal x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)) (e from the bits of x
+// minus those of sqrt(1/2)), log2(m) = t q(t) with t = m - 1 and q a degree-8 Chebyshev fit
+// of log2(1 + t) / t (mpmath chebyfit; <= 2.1e-8 absolute). 14 operations, vectorisable
+// (glibc's log2f is a call). NaN propagates; 0, inf and denormals are not handled.
+inline float fast_log2(float x) {
+  const int32_t bits = std::bit_cast<int32_t>(x);
+  const int32_t e = (bits - 0x3F3504F3) >> 23;  // 0x3F3504F3: sqrt(1/2)
+  const float t = std::bit_cast<float>(bits - (e << 23)) - 1.0f;
+  float q = 1.2310968467e-1f;
+  q = q * t - 2.0586188051e-1f;
+  q = q * t + 2.1607822552e-1f;
+  q = q * t - 2.3916988140e-1f;
+  q = q * t + 2.8790326092e-1f;
+  q = q * t - 3.6069326814e-1f;
+  q = q * t + 4.8091075346e-1f;
+  q = q * t - 7.2134746825e-1f;
+  q = q * t + 1.4426950036e+0f;
+  const float r = static_cast<float>(e) + t * q;
+  return x != x ? x : r;
+}
+
 inline float fast_tanh(float x) {
   const float ax = x < 0 ? -x : x;
   // |x| < 0.625: odd polynomial.
@@ -89,6 +110,7 @@ inline float fast_tanh(float x) {
 
 inline double fast_exp(double x) { return std::exp(x); }
 inline double fast_exp2_nonpositive(double x) { return std::exp2(x); }
+inline double fast_log2(double x) { return std::log2(x); }
 inline double fast_tanh(double x) { return std::tanh(x); }
 
 }  // namespace ordo

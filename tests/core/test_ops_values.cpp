@@ -196,6 +196,19 @@ TEST_CASE("exp2_clamped and fast_exp2_nonpositive: within 1e-7 of exp2, exact 0 
   REQUIRE(std::isnan(exp2_clamped(nan)));
 }
 
+TEST_CASE("fast_log2: within 1.2e-7 of log2 from 2^-100 to 2^100, exact at powers of 2, NaN kept",
+          "[ops][unary][fastmath]") {
+  double worst = 0;
+  for (int i = 0; i <= 400000; ++i) {
+    const float x = std::exp2(-100.0f + 200.0f * static_cast<float>(i) / 400000.0f);
+    worst = std::max(worst, std::fabs(fast_log2(x) - std::log2(static_cast<double>(x))));
+  }
+  INFO("max absolute error " << worst);
+  REQUIRE(worst <= 1.2e-7);
+  for (int e = -100; e <= 100; ++e) REQUIRE(fast_log2(std::exp2(static_cast<float>(e))) == static_cast<float>(e));
+  REQUIRE(std::isnan(fast_log2(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST_CASE("unary gradients by hand", "[ops][unary]") {
   Parameter p("p", T({4}, {-1, 0.5, 1, 2}));
   auto grad_of = [&](Var (*op)(Tape&, Var)) {
