@@ -12,10 +12,11 @@
 // iteration and the partials are then added chunk by chunk in a fixed order.
 //
 // Precision: every sum over a row (mean, variance, the two backward means) is taken in
-// double over 8 lanes; the elementwise work (xhat, y, dx) is in Real, from the Real mean and
-// rstd. Doing it all in double made LayerNorm 6.5% of a tiny training step.
+// double over 8 lanes (row_sum and friends); the elementwise work (xhat, y, dx) is in Real,
+// from the Real mean and rstd. Doing it all in double made LayerNorm 6.5% of a tiny step.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "core/fastmath.h"
@@ -27,6 +28,82 @@ namespace {
 
 constexpr int64_t kChunkRows = 32;
 constexpr int64_t kGroupRows = 16;  // rows computed step by step together (forward)
+
+// Row sums in double with lane_sum's association (core/fastmath.h: 8 lanes, lane l taking
+// the elements j = l mod 8, combined ((0 + 4) + (1 + 5)) + ((2 + 6) + (3 + 7))), written with
+// two 4-double vectors (lanes 0-3 and 4-7) for rows of a multiple of 8 floats: GCC had
+// vectorised lane_sum's lanes only partly, extracting them every row (layernorm took 18
+// instructions per element, forward and backward). The same bits either way.
+#ifndef ORDO_REAL_DOUBLE
+using V4f = float __attribute__((vector_size(16)));
+using V4d = double __attribute__((vector_size(32)));
+
+// Elements j .. j + 7 of x as lanes 0-3 and 4-7, in double.
+inline void load_lanes(const float* x, V4d& lo, V4d& hi) {
+  V4f a, b;
+  std::memcpy(&a, x, sizeof a);
+  std::memcpy(&b, x + 4, sizeof b);
+  lo = __builtin_convertvector(a, V4d);
+  hi = __builtin_convertvector(b, V4d);
+}
+inline double combine_lanes(V4d lo, V4d hi) {
+  const V4d s = lo + hi;  // lanes (0 + 4), (1 + 5), (2 + 6), (3 + 7)
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+#endif
+
+// sum_j x_j
+double row_sum(const Real* x, int64_t d) {
+#ifndef ORDO_REAL_DOUBLE
+  if (d % 8 == 0) {
+    V4d lo{}, hi{};
+    for (int64_t j = 0; j < d; j += 8) {
+      V4d a, b;
+      load_lanes(x + j, a, b);
+      lo += a, hi += b;
+    }
+    return combine_lanes(lo, hi);
+  }
+#endif
+  return lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(x[j]); });
+}
+
+// sum_j (x_j - m)^2
+double row_sum_sq_dev(const Real* x, double m, int64_t d) {
+#ifndef ORDO_REAL_DOUBLE
+  if (d % 8 == 0) {
+    V4d lo{}, hi{};
+    for (int64_t j = 0; j < d; j += 8) {
+      V4d a, b;
+      load_lanes(x + j, a, b);
+      a -= m, b -= m;
+      lo += a * a, hi += b * b;
+    }
+    return combine_lanes(lo, hi);
+  }
+#endif
+  return lane_sum<double>(d, [&](int64_t j) {
+    const double c = x[j] - m;
+    return c * c;
+  });
+}
+
+// sum_j a_j b_j, in double
+double row_sum_dot(const Real* a, const Real* b, int64_t d) {
+#ifndef ORDO_REAL_DOUBLE
+  if (d % 8 == 0) {
+    V4d lo{}, hi{};
+    for (int64_t j = 0; j < d; j += 8) {
+      V4d a0, a1, b0, b1;
+      load_lanes(a + j, a0, a1);
+      load_lanes(b + j, b0, b1);
+      lo += a0 * b0, hi += a1 * b1;
+    }
+    return combine_lanes(lo, hi);
+  }
+#endif
+  return lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(a[j]) * b[j]; });
+}
 
 // Per-thread scratch of at least n Reals, reused across calls.
 Real* row_scratch(int64_t n) {
@@ -67,20 +144,10 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
   parallel_for((rows + kGroupRows - 1) / kGroupRows, kGroupRows * 6 * d, [&](int64_t grp) {
     const int64_t r0 = grp * kGroupRows, n = std::min(kGroupRows, rows - r0);
     double m[kGroupRows], v[kGroupRows];
-    // Sums in double over 8 interleaved lanes (lane_sum): vectorised, fixed association.
-    for (int64_t i = 0; i < n; ++i) {
-      const Real* xr = xd + (r0 + i) * d;
-      m[i] = lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(xr[j]); }) / static_cast<double>(d);
-    }
+    // Sums in double over 8 interleaved lanes (row_sum): vectorised, fixed association.
+    for (int64_t i = 0; i < n; ++i) m[i] = row_sum(xd + (r0 + i) * d, d) / static_cast<double>(d);
     // Two passes: no cancellation when |mean| >> std.
-    for (int64_t i = 0; i < n; ++i) {
-      const Real* xr = xd + (r0 + i) * d;
-      const double mi = m[i];
-      v[i] = lane_sum<double>(d, [&](int64_t j) {
-               const double c = xr[j] - mi;
-               return c * c;
-             }) / static_cast<double>(d);
-    }
+    for (int64_t i = 0; i < n; ++i) v[i] = row_sum_sq_dev(xd + (r0 + i) * d, m[i], d) / static_cast<double>(d);
     for (int64_t i = 0; i < n; ++i) {
       mean_d[r0 + i] = static_cast<Real>(m[i]);
       rstd_d[r0 + i] = static_cast<Real>(1.0 / std::sqrt(v[i] + static_cast<double>(eps)));
@@ -120,11 +187,8 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
           xhat[j] = (xr[j] - m) * s;
           dnorm[j] = dyr[j] * g[j];
         }
-        const Real dnorm_mean = static_cast<Real>(
-            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dnorm[j]); }) / static_cast<double>(d));
-        const Real dnorm_xhat_mean = static_cast<Real>(
-            lane_sum<double>(d, [&](int64_t j) { return static_cast<double>(dnorm[j]) * xhat[j]; }) /
-            static_cast<double>(d));
+        const Real dnorm_mean = static_cast<Real>(row_sum(dnorm, d) / static_cast<double>(d));
+        const Real dnorm_xhat_mean = static_cast<Real>(row_sum_dot(dnorm, xhat, d) / static_cast<double>(d));
         if (dg_c)
           for (int64_t j = 0; j < d; ++j) dg_c[j] += static_cast<double>(dyr[j] * xhat[j]);
         if (db_c)
