@@ -178,11 +178,16 @@ inline void tile_product(bool accumulate, int64_t M, int64_t N, int64_t K, const
 // loads that were 8% of a tiny step's forward attention.
 void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s,
                  Real* __restrict dst, int64_t rows_out, int64_t dp) {
-  for (int64_t i = 0; i < n; ++i) {
-    const Real* __restrict sr = src + i * ld;
-    Real* __restrict dr = dst + i * dp;
-    for (int64_t c = 0; c < d; ++c) dr[c] = s * sr[c];
-    for (int64_t c = d; c < dp; ++c) dr[c] = 0;
+  if (d == dp) {  // whole vectors, no padding: (with s = 1 the plain loop became a memcpy call per row)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t c = 0; c < d; c += kVec) store_vec(dst + i * dp + c, s * load_vec(src + i * ld + c));
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      const Real* __restrict sr = src + i * ld;
+      Real* __restrict dr = dst + i * dp;
+      for (int64_t c = 0; c < d; ++c) dr[c] = s * sr[c];
+      for (int64_t c = d; c < dp; ++c) dr[c] = 0;
+    }
   }
   std::fill(dst + n * dp, dst + rows_out * dp, Real(0));
 }
@@ -368,7 +373,11 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
         for (int64_t c = 0; c < d; ++c) o[c] = 0;
         continue;
       }
-      for (int64_t c = 0; c < d; ++c) o[c] = acc[i * dp + c] * inv[i];
+      if (d == dp) {
+        for (int64_t c = 0; c < d; c += kVec) store_vec(o + c, load_vec(acc + i * dp + c) * inv[i]);
+      } else {
+        for (int64_t c = 0; c < d; ++c) o[c] = acc[i * dp + c] * inv[i];
+      }
     }
   }
 }
@@ -384,13 +393,14 @@ struct PairGrads {
   bool store_q = false, store_k = false, store_v = false;
 };
 
-// dst row (d values) = or += src row.
+// dst row (d values) = or += s * src row.
 inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t d, Real s, bool store) {
-  if (store) {
-    for (int64_t c = 0; c < d; ++c) dst[c] = s * src[c];
-  } else {
-    for (int64_t c = 0; c < d; ++c) dst[c] += s * src[c];
+  int64_t c = 0;
+  for (; c + kVec <= d; c += kVec) {  // whole vectors (the plain loop became a memcpy call per row)
+    const VReal v = s * load_vec(src + c);
+    store_vec(dst + c, store ? v : load_vec(dst + c) + v);
   }
+  for (; c < d; ++c) dst[c] = store ? s * src[c] : dst[c] + s * src[c];
 }
 
 // Backward of one (b, h): adds (or stores) this pair's contributions to the gradients.
@@ -413,10 +423,18 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
 
   copy_padded(q, L, d, ld, p.qscale, Qs, Lr, dp);
   copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
-  for (int64_t t = 0; t < L; ++t) {
-    Real acc = 0;
-    for (int64_t c = 0; c < d; ++c) acc += dO[t * ld + c] * O[t * ld + c];
-    D[t] = acc;
+  for (int64_t t = 0; t < L; ++t) {  // D_t = dO_t . O_t
+    if (d == dp) {  // whole vectors: lanes summed at the end
+      VReal a{};
+      for (int64_t c = 0; c < d; c += kVec) a += load_vec(dO + t * ld + c) * load_vec(O + t * ld + c);
+      Real acc = 0;
+      for (int64_t j = 0; j < kVec; ++j) acc += a[j];
+      D[t] = acc;
+    } else {
+      Real acc = 0;
+      for (int64_t c = 0; c < d; ++c) acc += dO[t * ld + c] * O[t * ld + c];
+      D[t] = acc;
+    }
   }
   const int64_t key_limit = p.key_lengths[b];
   for (int64_t u0 = 0; u0 < key_limit; u0 += kTile) {
