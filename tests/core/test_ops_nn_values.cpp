@@ -236,6 +236,34 @@ TEST_CASE("layernorm output has mean 0 and variance 1 before the affine part", "
   for (int j = 0; j < 4; ++j) CHECK(h[j] == Approx((j + 1 - 2.5) * s).margin(1e-6));
 }
 
+TEST_CASE("layernorm of rows with |mean| >> std matches float64 (corrected two-pass moments)",
+          "[ops][layernorm]") {
+  // Rows 1000 + 0.01 z (z in [-1, 1], std 0.0058). A float mean near 1000 is a multiple of
+  // 6.1e-5, so xhat cannot be closer than ~0.005 to float64's; the first pass's float sum
+  // alone was off by more (measured 0.013), the second pass's correction brings it to that
+  // limit (0.005). Rows of 64 (the vector path) and of 36 (the scalar path).
+  for (const int64_t d : {64, 36}) {
+    const int64_t rows = 8;
+    Tensor x = random_tensor({rows, d}, 17, -1, 1);
+    for (int64_t i = 0; i < x.numel(); ++i) x[i] = 1000.0f + 0.01f * x[i];
+    Tape t;
+    const Tensor y = t.value(layernorm(t, t.input(x), t.input(Tensor::full({d}, 1)), t.input(Tensor::zeros({d})),
+                                       Real(1e-12)));
+    double worst = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      double m = 0, v = 0;
+      for (int64_t j = 0; j < d; ++j) m += x[r * d + j];
+      m /= d;
+      for (int64_t j = 0; j < d; ++j) v += (x[r * d + j] - m) * (x[r * d + j] - m);
+      v /= d;
+      for (int64_t j = 0; j < d; ++j)
+        worst = std::max(worst, std::abs(y[r * d + j] - (x[r * d + j] - m) / std::sqrt(v + 1e-12)));
+    }
+    INFO("d = " << d << ": largest |xhat - xhat_f64| " << worst);
+    CHECK(worst < 8e-3);
+  }
+}
+
 TEST_CASE("layernorm shape errors name both shapes", "[ops][layernorm]") {
   Tape t;
   CHECK_THROWS_WITH(layernorm(t, t.input(Tensor::zeros({2, 4})), t.input(Tensor::zeros({3})),
