@@ -25,7 +25,7 @@ const std::vector<cli::Option>& bench_options() {
       {"json", "also write the results as JSON to this file", "", false},
       {"min-seconds", "time each configuration for at least this long", "10", false},
       {"warmup", "untimed steps before timing", "3", false},
-      {"profile", "print per-op forward/backward times of each configuration", "", true},
+      {"profile", "print per-op forward/backward times of each configuration and how long threads wait at the ends of parallel loops", "", true},
       {"child", "internal: run one measurement (a configuration or 'peak') and print it", "", false},
   };
   return opts;

@@ -96,14 +96,17 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   std::vector<double> times, shares, peaks{peak_before};
   std::map<std::string, std::vector<double>> op_forward, op_backward;  // per step, with profile
   double total = 0;
+  reset_parallel_stats();
   while (static_cast<int>(times.size()) < min_steps || total < min_seconds) {
     std::vector<double> round;
     double round_total = 0;
     while (round.size() < 2 || round_total < round_seconds) {
       if (profile) trainer.tape().reset_profile();
+      set_parallel_profiling(profile);  // the steps' loops only, not the probes'
       const auto t0 = std::chrono::steady_clock::now();
       trainer.step_once();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      set_parallel_profiling(false);
       round.push_back(s);
       round_total += s;
       if (profile)
@@ -139,6 +142,19 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
                    static_cast<long long>(t.calls));
     }
     std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (medians)\n", 1e3 * ops, 1e3 * median(times));
+    // How well the threads share the work: the time inside multithreaded loops, and the
+    // part of it each thread spent finished, waiting for the slowest (static schedules, so
+    // on a quiet machine only uneven iteration counts or costs make it large).
+    const ParallelStats ps = parallel_stats();
+    if (ps.loops > 0) {
+      double steps_total = 0;
+      for (double t : times) steps_total += t;
+      std::fprintf(stderr,
+                   "  threads: %.0f multithreaded loops per step, %.0f%% of the step's time; threads waited "
+                   "for the slowest at their ends %.1f%% of thread time\n",
+                   static_cast<double>(ps.loops) / static_cast<double>(times.size()),
+                   100 * ps.wall_seconds / steps_total, 100 * ps.wait_seconds / ps.thread_seconds);
+    }
   }
   r.threads = num_threads();
   r.steps = static_cast<int>(times.size());

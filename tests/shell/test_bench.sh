@@ -21,6 +21,13 @@ for op in linear linear_gelu fused_attention layernorm; do
   grep -qE "^  $op +[0-9.]+ ms fwd +[0-9.]+ ms bwd" "$dir/err" || { cat "$dir/err"; fail "--profile lacks $op"; }
 done
 grep -q "ops total .* ms of a .* ms step (medians)" "$dir/err" || fail "--profile lacks its total line"
+# and, with two threads, their balance: shares that are percentages
+if [[ ${OMP_NUM_THREADS:-} == 2 ]]; then
+  line=$(grep -E "^  threads: [0-9]+ multithreaded loops per step, [0-9]+% of the step's time; threads waited for the slowest at their ends [0-9.]+% of thread time$" "$dir/err") ||
+    { cat "$dir/err"; fail "--profile lacks the threads' balance line"; }
+  awk -v l="$line" 'BEGIN { split(l, w, " "); exit !(w[2] > 0 && w[7] + 0 > 0 && w[7] + 0 <= 100 && w[20] + 0 >= 0 && w[20] + 0 < 100) }' ||
+    fail "the threads' balance line has impossible numbers: $line"
+fi
 
 # One JSON object per configuration; read its fields with awk (no python on a bare machine).
 field() { grep -o "\"$1\": [^,}]*" "$dir/b.json" | head -1 | sed 's/.*: //'; }
