@@ -211,8 +211,18 @@ void run(const Prim& p, const float* a, const float* b, float* c, const float* b
   stream.wait();
 }
 
-// Row blocks and reduction chunks depend on the shape only.
-int64_t row_block(int64_t m) { return std::max<int64_t>(32, (((m + 7) / 8) + 7) / 8 * 8); }
+// Row blocks and reduction chunks depend on the shape only. Rows are cut into an even number
+// of blocks (two threads get equal shares) of about kBlockRows rows, at most 8, each a
+// multiple of 8 rows and at least 32. Every block is a oneDNN call with ~2.5 us of fixed cost
+// (about 25 rows of a K = N = 64 product): the 8 blocks of 160 rows that a 1280-row product
+// (the order task's batch) used to get made its GEMMs ~10% slower on one thread than 2 blocks.
+// 4096 rows (the bench configurations) still get 8 blocks of 512, whose 512 KB of a d_ff = 256
+// output fit the L2 for the GELU epilogue.
+constexpr int64_t kBlockRows = 512;
+int64_t row_block(int64_t m) {
+  const int64_t blocks = std::clamp<int64_t>(2 * ((m + kBlockRows) / (2 * kBlockRows)), 2, 8);
+  return std::max<int64_t>(32, ((m + blocks - 1) / blocks + 7) / 8 * 8);
+}
 constexpr int64_t kChunkK = 1024;
 constexpr int64_t kTileM = 256, kTileN = 256;
 bool split_k(const GemmArgs& g) { return g.batch == 1 && g.K >= 2 * kChunkK && g.K >= 2 * std::max(g.M, g.N); }
