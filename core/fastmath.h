@@ -182,4 +182,19 @@ inline void gelu_with_slope(const T* u, T* __restrict y, T* slope, int64_t n) {
   }
 }
 
+// y[i] = gelu(u[i]) alone, for forwards that no backward will follow (evaluation): the same
+// exp and s as gelu_with_slope, so y is bit-identical to its y; y may be u itself (in place).
+template <class T>
+inline void gelu_values(const T* u, T* y, int64_t n) {
+  constexpr int64_t kBlock = 64;
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    T e[kBlock];
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) e[j] = gelu_exp(u[i0 + j]);
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) y[i0 + j] = u[i0 + j] * (1 / (1 + e[j]));
+  }
+}
+
 }  // namespace ordo

@@ -120,11 +120,13 @@ void column_sums(const Real* g, int64_t rows, int64_t N, int64_t j0, int64_t w, 
 // the backward needs: there du = dy gelu'(u) is formed row block by row block in the dX
 // product's prologue, right before the product reads it (a separate pass that recomputed
 // gelu'(u) took 1.07 ms of a tiny step per layer; the prologue 0.1 ms).
+const char* name_of(bool with_gelu) { return with_gelu ? "linear_gelu" : "linear"; }
+
 Var linear_op(Tape& t, Var x, Var w, Var b, bool with_gelu) {
   const Tensor& X = t.value(x);
   const Tensor& W = t.value(w);
   const Tensor& Bv = t.value(b);
-  const char* name = with_gelu ? "linear_gelu" : "linear";
+  const char* name = name_of(with_gelu);
   ORDO_CHECK(W.rank() == 2 && X.rank() >= 1 && X.shape()[-1] == W.dim(0),
              name, ": x (..., K) needs a weight (K, N), got x ", X.shape(), " and weight ", W.shape());
   ORDO_CHECK(Bv.rank() == 1 && Bv.dim(0) == W.dim(1), name, ": the bias must be (N) = (", W.dim(1),
@@ -134,17 +136,22 @@ Var linear_op(Tape& t, Var x, Var w, Var b, bool with_gelu) {
   out_dims.back() = N;
   Tensor Y = Tensor::empty(Shape(out_dims));
   // With the GELU: the product u = x w + b, which the epilogue turns into gelu'(u) in place.
-  Tensor S = with_gelu ? Tensor::empty(Shape(out_dims)) : Tensor();
+  // A forward no backward follows (evaluation, or no input needing a gradient) keeps no
+  // slope: the product goes into y and the epilogue applies the GELU there in place.
+  const bool recorded = t.grad_enabled() && (t.needs_grad(x) || t.needs_grad(w) || t.needs_grad(b));
+  Tensor S = with_gelu && recorded ? Tensor::empty(Shape(out_dims)) : Tensor();
   GemmArgs g;
   g.M = rows, g.N = N, g.K = K, g.bias = Bv.data();  // the bias is fused into the product
   const std::function<void(int64_t, int64_t)> gelu_rows = [&](int64_t r0, int64_t r1) {
-    gelu_with_slope(S.data() + r0 * N, Y.data() + r0 * N, S.data() + r0 * N, (r1 - r0) * N);
+    if (S.defined()) gelu_with_slope(S.data() + r0 * N, Y.data() + r0 * N, S.data() + r0 * N, (r1 - r0) * N);
+    else gelu_values(Y.data() + r0 * N, Y.data() + r0 * N, (r1 - r0) * N);
   };
   if (with_gelu) g.epilogue = &gelu_rows;
-  gemm(g, X.data(), W.data(), with_gelu ? S.data() : Y.data());
+  gemm(g, X.data(), W.data(), S.defined() ? S.data() : Y.data());
   const MatmulPlan p{1, rows, N, K, true};
 
-  return t.push(name, std::move(Y), [x, w, b, p, S](Tape& t, const Tensor& dY) {
+  return t.push(name, std::move(Y), [x, w, b, p, S, with_gelu](Tape& t, const Tensor& dY) {
+    ORDO_CHECK(S.defined() == with_gelu, name_of(with_gelu), ": backward of a forward that kept no GELU slope");
     // With the GELU, the products below take du = dy gelu'(u) in place of dy.
     Tensor dU = S.defined() ? Tensor::empty(S.shape()) : Tensor();
     const std::function<void(int64_t, int64_t)> form_du = [&](int64_t r0, int64_t r1) {

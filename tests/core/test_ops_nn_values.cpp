@@ -443,6 +443,32 @@ TEST_CASE("linear_gelu equals gelu(linear) bit for bit, values and all three gra
     }
 }
 
+TEST_CASE("linear_gelu without a backward (no grad, or no input needing one) gives the same values, "
+          "bit for bit, and records no backward", "[ops][linear][gelu]") {
+  // Evaluation: the product is written into y and the GELU applied there in place, keeping
+  // no slope. 4096 rows: several row blocks; 5: one.
+  for (int64_t rows : {int64_t{4096}, int64_t{5}}) {
+    INFO("rows " << rows);
+    const int64_t K = 64, N = 256;
+    Parameter w("w", random_tensor(Shape{K, N}, 32)), b("b", random_tensor(Shape{N}, 33));
+    const Tensor X = random_tensor(Shape{rows, K}, 31, -3, 3);
+    Tape t;
+    const Tensor recorded = t.value(linear_gelu(t, t.input(X), t.param(w), t.param(b))).clone();
+    Tensor no_grad, data_only;
+    {
+      NoGradGuard guard(t);
+      Var y = linear_gelu(t, t.input(X), t.param(w), t.param(b));
+      CHECK_FALSE(t.needs_grad(y));
+      no_grad = t.value(y).clone();
+    }
+    Var y = linear_gelu(t, t.input(X), t.input(w.value), t.input(b.value));  // nothing to differentiate
+    CHECK_FALSE(t.needs_grad(y));
+    data_only = t.value(y).clone();
+    CHECK(bit_equal(no_grad, recorded));
+    CHECK(bit_equal(data_only, recorded));
+  }
+}
+
 TEST_CASE("linear's bias gradient is the column sum of dy, with and without dx, fresh and added to",
           "[ops][linear]") {
   // With dx the sums are taken per row block in the dx product's epilogue (1000 and 4096
