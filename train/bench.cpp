@@ -147,13 +147,11 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
     // on a quiet machine only uneven iteration counts or costs make it large).
     const ParallelStats ps = parallel_stats();
     if (ps.loops > 0) {
-      double steps_total = 0;
-      for (double t : times) steps_total += t;
       std::fprintf(stderr,
                    "  threads: %.0f multithreaded loops per step, %.0f%% of the step's time; threads waited "
                    "for the slowest at their ends %.1f%% of thread time\n",
                    static_cast<double>(ps.loops) / static_cast<double>(times.size()),
-                   100 * ps.wall_seconds / steps_total, 100 * ps.wait_seconds / ps.thread_seconds);
+                   100 * ps.wall_seconds / total, 100 * ps.wait_seconds / ps.thread_seconds);
     }
   }
   r.threads = num_threads();

@@ -45,11 +45,12 @@ class AdamW : public Optimizer {
     parallel_for(static_cast<int64_t>(blocks_.size()), 1024 * 8, [&](int64_t bi) {
       const ParamBlock& blk = blocks_[bi];
       Parameter& p = *params_[blk.param];
-      Real* w = p.value.data();
-      const Real* g = p.grad.data();
-      Real* m = m_[blk.param].data();
-      Real* v = v_[blk.param].data();
+      Real* __restrict w = p.value.data();
+      const Real* __restrict g = p.grad.data();
+      Real* __restrict m = m_[blk.param].data();
+      Real* __restrict v = v_[blk.param].data();
       const Real shrink = decays(p) ? shrink_decayed : Real(1);
+#pragma omp simd
       for (int64_t e = blk.begin; e < blk.end; ++e) {
         m[e] = rb1 * m[e] + (1 - rb1) * g[e];
         v[e] = rb2 * v[e] + (1 - rb2) * g[e] * g[e];
