@@ -213,9 +213,9 @@ void run(const Prim& p, const float* a, const float* b, float* c, const float* b
 
 // Row blocks and reduction chunks depend on the shape only. Rows are cut into an even number
 // of blocks (two threads get equal shares) of about kBlockRows rows, at most 8, each a
-// multiple of 8 rows and at least 32. Every block is a oneDNN call with ~2.5 us of fixed cost
-// (about 25 rows of a K = N = 64 product): the 8 blocks of 160 rows that a 1280-row product
-// (the order task's batch) used to get made its GEMMs ~10% slower on one thread than 2 blocks.
+// multiple of 8 rows and at least 32. Every block is a oneDNN call with a fixed cost (binding,
+// packing B): the 8 blocks of 160 rows that a 1280-row product (the order task's batch) used
+// to get cost 5% more instructions in oneDNN's kernels than the 2 blocks it gets now.
 // 4096 rows (the bench configurations) still get 8 blocks of 512, whose 512 KB of a d_ff = 256
 // output fit the L2 for the GELU epilogue.
 constexpr int64_t kBlockRows = 512;
