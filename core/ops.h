@@ -37,6 +37,14 @@ Var linear(Tape& t, Var x, Var w, Var b);
 // y = gelu(x w + b) (the tanh form, as gelu()): the GELU is applied to each row block of the
 // product while it is still in cache. Equals gelu(linear(x, w, b)) bit for bit.
 Var linear_gelu(Tape& t, Var x, Var w, Var b);
+// y = residual + (x w + b), residual of the output's shape (a residual connection): the
+// addition is done on each row block of the product while it is still in cache. Equals
+// add(residual, linear(x, w, b)) bit for bit, values and gradients.
+Var linear_residual(Tape& t, Var x, Var w, Var b, Var residual);
+// y = rotate_pairs(x w + b, cos, sin): x (..., L, K), cos and sin (L, N / 2). The rotation
+// is done on each row block of the product while it is still in cache (rope's q and k
+// projections). Equals rotate_pairs(linear(x, w, b), cos, sin) bit for bit.
+Var linear_rotate(Tape& t, Var x, Var w, Var b, const Tensor& cos, const Tensor& sin);
 
 // ---- reductions (core/ops/reduce.cpp) --------------------------------------------------
 Var sum(Tape& t, Var a);        // all elements -> scalar

@@ -23,14 +23,32 @@ Var MultiHeadAttention::split_heads(Tape& t, Var x, int64_t B, int64_t L) {
 }
 
 Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
+  return w_o.forward(t, merged_heads(t, x, in, maps));
+}
+
+Var MultiHeadAttention::forward_residual(Tape& t, Var x, Var residual, const AttentionInputs& in, Var* maps) {
+  return w_o.forward_residual(t, merged_heads(t, x, in, maps), residual);
+}
+
+Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
   const Shape& s = t.shape(x);
   ORDO_CHECK(s.rank() == 3 && s[2] == d_model_, "attention '", name(), "': expected x (B, L, ",
              d_model_, "), got ", s);
   const int64_t B = s[0], L = s[1], dh = d_model_ / n_heads_;
-  Var q = split_heads(t, w_q.forward(t, x), B, L);
-  Var k = split_heads(t, w_k.forward(t, x), B, L);
-  Var v = split_heads(t, w_v.forward(t, x), B, L);
-  std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
+  // q, k, v in this order: their backwards then add into x's gradient in the same order,
+  // with or without the fused rotation.
+  const auto tables = in.encoding->rotation_tables(*in.positions, n_heads_);
+  Var q, k, v;
+  if (tables) {  // a pair rotation (rope): done inside the q and k projections, on rows in cache
+    q = split_heads(t, w_q.forward_rotated(t, x, tables->first, tables->second), B, L);
+    k = split_heads(t, w_k.forward_rotated(t, x, tables->first, tables->second), B, L);
+    v = split_heads(t, w_v.forward(t, x), B, L);
+  } else {
+    q = split_heads(t, w_q.forward(t, x), B, L);
+    k = split_heads(t, w_k.forward(t, x), B, L);
+    v = split_heads(t, w_v.forward(t, x), B, L);
+    std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
+  }
 
   const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
   Var heads;  // (B, L, H, d_h)
@@ -41,8 +59,7 @@ Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* 
   } else {
     heads = unfused(t, q, k, v, in, inv_sqrt_dh, maps);
   }
-  Var merged = reshape(t, heads, Shape{B, L, d_model_});
-  return w_o.forward(t, merged);
+  return reshape(t, heads, Shape{B, L, d_model_});
 }
 
 Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale_by,

@@ -34,6 +34,9 @@ class MultiHeadAttention : public Module {
   // x (B, L, d) -> (B, L, d). When `maps` is given it receives the attention
   // probabilities (B, H, L, L) of this call (this takes the unfused path).
   Var forward(Tape& t, Var x, const AttentionInputs& in, Var* maps = nullptr);
+  // residual + forward(x), the addition fused into the output projection (a residual
+  // connection).
+  Var forward_residual(Tape& t, Var x, Var residual, const AttentionInputs& in, Var* maps = nullptr);
   void collect_parameters(std::vector<Parameter*>& out) override;
 
   int64_t heads() const { return n_heads_; }
@@ -41,6 +44,8 @@ class MultiHeadAttention : public Module {
 
  private:
   Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, L, H, d_h)
+  // The heads of x (B, L, d) merged back to (B, L, d): forward before the output projection.
+  Var merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps);
   // softmax(q k^T * scale + bias + mask) v by separate ops on (B, H, L, d_h) permutes of
   // q, k, v; returns (B, L, H, d_h) and fills *maps when given.
   Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale, Var* maps);

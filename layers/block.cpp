@@ -27,6 +27,18 @@ Var EncoderBlock::zero_padding(Tape& t, Var x, const BlockContext& ctx) {
 Var EncoderBlock::forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps) {
   // x (B, L, d)
   Var h, y;
+  if (!ctx.training || ctx.dropout <= 0) {
+    // No dropout between a sub-layer and its residual connection: the addition is fused
+    // into the sub-layer's last product (the same bits as the add below).
+    if (!post_ln) {
+      h = zero_padding(t, attn.forward_residual(t, ln1.forward(t, x), x, in, maps), ctx);
+      y = ffn.forward_residual(t, ln2.forward(t, h), h);
+    } else {
+      h = zero_padding(t, ln1.forward(t, attn.forward_residual(t, x, x, in, maps)), ctx);
+      y = ln2.forward(t, ffn.forward_residual(t, h, h));
+    }
+    return zero_padding(t, y, ctx);
+  }
   if (!post_ln) {
     h = add(t, x, drop(t, attn.forward(t, ln1.forward(t, x), in, maps), ctx, "attn_drop"));
     h = zero_padding(t, h, ctx);

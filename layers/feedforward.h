@@ -9,6 +9,8 @@ class FeedForward : public Module {
  public:
   FeedForward(std::string name, int64_t d_model, int64_t d_ff, uint64_t seed, double out_std);
   Var forward(Tape& t, Var x);  // (..., d) -> (..., d)
+  // residual + forward(x), the addition fused into fc2 (a residual connection).
+  Var forward_residual(Tape& t, Var x, Var residual);
   void collect_parameters(std::vector<Parameter*>& out) override {
     fc1.collect_parameters(out);
     fc2.collect_parameters(out);

@@ -18,6 +18,16 @@ Var Linear::forward(Tape& t, Var x) {
   return matmul(t, x, t.param(weight));                                 // (..., in) x (in, out)
 }
 
+Var Linear::forward_residual(Tape& t, Var x, Var residual) {
+  if (with_bias) return linear_residual(t, x, t.param(weight), t.param(bias), residual);
+  return add(t, residual, matmul(t, x, t.param(weight)));
+}
+
+Var Linear::forward_rotated(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
+  if (with_bias) return linear_rotate(t, x, t.param(weight), t.param(bias), cos, sin);
+  return rotate_pairs(t, matmul(t, x, t.param(weight)), cos, sin);
+}
+
 Var Linear::forward_gelu(Tape& t, Var x) {
   if (with_bias) return linear_gelu(t, x, t.param(weight), t.param(bias));
   return gelu(t, matmul(t, x, t.param(weight)));

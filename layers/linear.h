@@ -12,6 +12,11 @@ class Linear : public Module {
          bool with_bias = true);
   Var forward(Tape& t, Var x);  // (..., in) -> (..., out)
   Var forward_gelu(Tape& t, Var x);  // gelu(forward(x)), fused (core/ops.h linear_gelu)
+  // residual + forward(x), fused (core/ops.h linear_residual): a residual connection.
+  Var forward_residual(Tape& t, Var x, Var residual);
+  // rotate_pairs(forward(x), cos, sin), fused (core/ops.h linear_rotate): x (..., L, in),
+  // cos and sin (L, out / 2).
+  Var forward_rotated(Tape& t, Var x, const Tensor& cos, const Tensor& sin);
   void collect_parameters(std::vector<Parameter*>& out) override;
 
   int64_t in_features() const { return weight.value.dim(0); }

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "core/ops.h"
+#include "core/ops/rotate_rows.h"
 #include "core/parallel.h"
 
 namespace ordo {
@@ -65,12 +66,7 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
     parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
       const Real* xr = xd + r * 2 * p.half;
       Real* yr = yd + r * 2 * p.half;
-      const Real *cr = cd + angle_row(p, r), *sr = sd + angle_row(p, r);
-      for (int64_t i = 0; i < p.half; ++i) {
-        const Real x0 = xr[2 * i], x1 = xr[2 * i + 1];
-        yr[2 * i] = x0 * cr[i] - x1 * sr[i];
-        yr[2 * i + 1] = x0 * sr[i] + x1 * cr[i];
-      }
+      rotate_row(xr, yr, cd + angle_row(p, r), sd + angle_row(p, r), p.half);
     });
   }
   return t.push("rotate_pairs", std::move(Y), [x, p, cos, sin](Tape& t, const Tensor& dY) {
@@ -82,13 +78,7 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
     parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
       const Real* dyr = dyd + r * 2 * p.half;
       Real* dxr = dxd + r * 2 * p.half;
-      const Real *cr = cd + angle_row(p, r), *sr = sd + angle_row(p, r);
-      if (fresh) std::fill(dxr, dxr + 2 * p.half, Real(0));
-      for (int64_t i = 0; i < p.half; ++i) {  // dx += R(theta)^T dy
-        const Real d0 = dyr[2 * i], d1 = dyr[2 * i + 1];
-        dxr[2 * i] += d0 * cr[i] + d1 * sr[i];
-        dxr[2 * i + 1] += -d0 * sr[i] + d1 * cr[i];
-      }
+      rotate_row_back(dyr, dxr, cd + angle_row(p, r), sd + angle_row(p, r), p.half, fresh);  // dx (+)= R^T dy
     });
   }, {x});
 }

@@ -62,6 +62,13 @@ class PositionalEncoding {
   virtual Var embed(Tape&, Var x, const Positions&) { return x; }
   // (b) q, k (B, L, H, d_h) -> rotated q, k (the projections' layout: heads inner).
   virtual std::pair<Var, Var> rotate(Tape&, Var q, Var k, const Positions&) { return {q, k}; }
+  // When rotate() is rotate_pairs of q and k viewed as (B, L, H d_h) with tables cos and sin
+  // (L, H d_h / 2) (rope), the tables for H heads: the attention layer then rotates inside
+  // the q and k projections (core/ops.h linear_rotate, the same bits) instead of calling
+  // rotate().
+  virtual std::optional<std::pair<Tensor, Tensor>> rotation_tables(const Positions&, int64_t /*heads*/) {
+    return std::nullopt;
+  }
   // (c) computed once per forward pass and shared by every layer.
   virtual std::optional<AttentionBias> bias(Tape&, const Positions&) { return std::nullopt; }
 

@@ -34,13 +34,21 @@ class RotaryEncoding final : public PositionalEncoding {
                "), got ", sq);
     ORDO_CHECK(t.shape(k) == sq, "rope: q and k shapes differ: ", sq, " vs ", t.shape(k));
     const int64_t B = sq[0], L = sq[1], H = sq[2];
-    const auto [cos, sin] = tables_.get({L, H}, [&] { return angles(L, H); });
+    const auto [cos, sin] = tables(L, H);
     const Shape rows{B, L, H * d_head_};
     return {reshape(t, rotate_pairs(t, reshape(t, q, rows), cos, sin), sq),
             reshape(t, rotate_pairs(t, reshape(t, k, rows), cos, sin), sq)};
   }
 
+  std::optional<std::pair<Tensor, Tensor>> rotation_tables(const Positions& pos, int64_t heads) override {
+    return tables(pos.length, heads);
+  }
+
  private:
+  std::pair<Tensor, Tensor> tables(int64_t L, int64_t H) {
+    return tables_.get({L, H}, [&] { return angles(L, H); });
+  }
+
   // cos, sin (L, H d_h/2): the angles t * base^(-2i/d_h), once per head.
   std::pair<Tensor, Tensor> angles(int64_t L, int64_t H) const {
     const int64_t half = d_head_ / 2;

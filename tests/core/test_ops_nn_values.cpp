@@ -443,6 +443,73 @@ TEST_CASE("linear_gelu equals gelu(linear) bit for bit, values and all three gra
     }
 }
 
+TEST_CASE("linear_residual equals add(r, linear) bit for bit, values and all four gradients",
+          "[ops][linear]") {
+  // 4096 rows: several row blocks, each adding its rows of r in the GEMM's epilogue; 3: one.
+  // r a parameter (its gradient added to) or an activation (given dy as it is).
+  for (int64_t rows : {int64_t{4096}, int64_t{3}})
+    for (bool r_is_param : {true, false}) {
+      INFO("rows " << rows << (r_is_param ? ", r a parameter" : ", r an activation"));
+      const int64_t K = 256, N = 64;
+      Parameter x("x", random_tensor(Shape{rows, K}, 41, -2, 2)), w("w", random_tensor(Shape{K, N}, 42));
+      Parameter b("b", random_tensor(Shape{N}, 43)), r("r", random_tensor(Shape{rows, N}, 44, -2, 2));
+      const Tensor R = random_tensor(Shape{rows, N}, 45);
+      auto run = [&](bool fused) {
+        for (Parameter* p : {&x, &w, &b, &r}) p->grad = Tensor::zeros(p->value.shape());
+        Tape t;
+        // As an activation: r enters through an op, so its gradient is a fresh buffer.
+        Var rv = r_is_param ? t.param(r) : scale(t, t.param(r), 1.5f);
+        Var y = fused ? linear_residual(t, t.param(x), t.param(w), t.param(b), rv)
+                      : add(t, rv, linear(t, t.param(x), t.param(w), t.param(b)));
+        Tensor out = t.value(y).clone();
+        t.backward(sum(t, mul(t, y, t.input(R))));
+        return std::vector<Tensor>{out, x.grad.clone(), w.grad.clone(), b.grad.clone(), r.grad.clone()};
+      };
+      const std::vector<Tensor> fused = run(true), composed = run(false);
+      for (size_t i = 0; i < fused.size(); ++i) {
+        INFO("tensor " << i << " (output, dx, dw, db, dr)");
+        REQUIRE(bit_equal(fused[i], composed[i]));
+      }
+    }
+}
+
+TEST_CASE("linear_rotate equals rotate_pairs(linear) bit for bit, values and all three gradients",
+          "[ops][linear]") {
+  // (64, 64, K) x: 4096 rows, several row blocks each rotated in the GEMM's epilogue (and
+  // du formed in the dx product's prologue); (1, 3, K): one block. x as data: du in a pass of
+  // its own. Without a backward: the same values.
+  for (int64_t B : {int64_t{64}, int64_t{1}})
+    for (bool x_is_param : {true, false}) {
+      const int64_t L = B == 1 ? 3 : 64, K = 64, N = 64;
+      INFO("x (" << B << ", " << L << ", " << K << ")" << (x_is_param ? ", x a parameter" : ", x data"));
+      Parameter x("x", random_tensor(Shape{B, L, K}, 51, -2, 2)), w("w", random_tensor(Shape{K, N}, 52));
+      Parameter b("b", random_tensor(Shape{N}, 53));
+      const Tensor cos = random_tensor(Shape{L, N / 2}, 54), sin = random_tensor(Shape{L, N / 2}, 55);
+      const Tensor R = random_tensor(Shape{B, L, N}, 56);
+      auto run = [&](bool fused) {
+        for (Parameter* p : {&x, &w, &b}) p->grad = Tensor::zeros(p->value.shape());
+        Tape t;
+        Var xv = x_is_param ? t.param(x) : t.input(x.value);
+        Var y = fused ? linear_rotate(t, xv, t.param(w), t.param(b), cos, sin)
+                      : rotate_pairs(t, linear(t, xv, t.param(w), t.param(b)), cos, sin);
+        Tensor out = t.value(y).clone();
+        t.backward(sum(t, mul(t, y, t.input(R))));
+        Tensor no_grad;
+        {
+          NoGradGuard guard(t);
+          no_grad = t.value(fused ? linear_rotate(t, xv, t.param(w), t.param(b), cos, sin)
+                                  : rotate_pairs(t, linear(t, xv, t.param(w), t.param(b)), cos, sin)).clone();
+        }
+        return std::vector<Tensor>{out, x.grad.clone(), w.grad.clone(), b.grad.clone(), no_grad};
+      };
+      const std::vector<Tensor> fused = run(true), composed = run(false);
+      for (size_t i = 0; i < fused.size(); ++i) {
+        INFO("tensor " << i << " (output, dx, dw, db, output without a backward)");
+        REQUIRE(bit_equal(fused[i], composed[i]));
+      }
+    }
+}
+
 TEST_CASE("linear_gelu without a backward (no grad, or no input needing one) gives the same values, "
           "bit for bit, and records no backward", "[ops][linear][gelu]") {
   // Evaluation: the product is written into y and the GELU applied there in place, keeping

@@ -71,6 +71,66 @@ TEST_CASE("linear (x w + b) and linear_gelu (fused gelu(x w + b)) gradients, 2-D
   }
 }
 
+TEST_CASE("linear_residual (r + x w + b) gradients, 2-D and batched x, size-1 dims, r = x",
+          "[ops][matmul][linear]") {
+  struct Case { std::vector<int64_t> x; int64_t N; };
+  uint64_t stream = 231;
+  for (const Case& c : {Case{{3, 4}, 5}, Case{{2, 3, 4}, 2}, Case{{1, 1}, 1}, Case{{5, 1}, 17}}) {
+    const int64_t K = c.x.back();
+    std::vector<int64_t> r = c.x;
+    r.back() = c.N;
+    INFO("x " << Shape(c.x) << " N " << c.N);
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return linear_residual(t, v[0], v[1], v[2], v[3]); },
+        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
+         random_tensor(Shape{c.N}, stream + 2), random_tensor(Shape(r), stream + 3)}));
+    stream += 4;
+  }
+  // The residual is the input itself (K = N): both of its paths' gradients add up.
+  REQUIRE_GRADS_OK(check_gradients(
+      [](Tape& t, const std::vector<Var>& v) { return linear_residual(t, v[0], v[1], v[2], v[0]); },
+      {random_tensor(Shape{3, 4}, 251), random_tensor(Shape{4, 4}, 252), random_tensor(Shape{4}, 253)}));
+}
+
+TEST_CASE("linear_rotate (rotate_pairs(x w + b)) gradients, 2-D and batched x", "[ops][matmul][linear]") {
+  struct Case { std::vector<int64_t> x; int64_t N; };
+  uint64_t stream = 331;
+  for (const Case& c : {Case{{3, 4}, 6}, Case{{2, 5, 3}, 4}, Case{{1, 2}, 2}}) {
+    const int64_t K = c.x.back(), L = c.x[c.x.size() - 2];
+    INFO("x " << Shape(c.x) << " N " << c.N);
+    const Tensor cos = random_tensor(Shape{L, c.N / 2}, stream + 3), sin = random_tensor(Shape{L, c.N / 2}, stream + 4);
+    REQUIRE_GRADS_OK(check_gradients(
+        [&](Tape& t, const std::vector<Var>& v) { return linear_rotate(t, v[0], v[1], v[2], cos, sin); },
+        {random_tensor(Shape(c.x), stream), random_tensor(Shape{K, c.N}, stream + 1),
+         random_tensor(Shape{c.N}, stream + 2)}));
+    stream += 5;
+  }
+}
+
+TEST_CASE("linear_rotate refuses tables of another shape than (L, N / 2) and an odd N, naming them",
+          "[ops][matmul][linear]") {
+  Tape t;
+  Var x = t.input(random_tensor(Shape{2, 3, 4}, 1));
+  Var w = t.input(random_tensor(Shape{4, 6}, 2));
+  Var b = t.input(random_tensor(Shape{6}, 3));
+  const Tensor good = random_tensor(Shape{3, 3}, 4), wrong = random_tensor(Shape{2, 3}, 5);
+  REQUIRE_THROWS_WITH(linear_rotate(t, x, w, b, wrong, wrong),
+                      Catch::Contains("(L, N / 2) = (3, 3)") && Catch::Contains("(2, 3)"));
+  REQUIRE_THROWS_WITH(linear_rotate(t, x, t.input(random_tensor(Shape{4, 5}, 6)), t.input(random_tensor(Shape{5}, 7)),
+                                    good, good),
+                      Catch::Contains("even N"));
+}
+
+TEST_CASE("linear_residual refuses a residual of another shape than the output, naming both",
+          "[ops][matmul][linear]") {
+  Tape t;
+  Var x = t.input(random_tensor(Shape{2, 4}, 1));
+  Var w = t.input(random_tensor(Shape{4, 5}, 2));
+  Var b = t.input(random_tensor(Shape{5}, 3));
+  REQUIRE_THROWS_WITH(linear_residual(t, x, w, b, t.input(random_tensor(Shape{2, 4}, 4))),
+                      Catch::Contains("residual") && Catch::Contains("(2, 5)") && Catch::Contains("(2, 4)"));
+}
+
 TEST_CASE("linear equals matmul plus a broadcast bias", "[ops][matmul][linear]") {
   Tape t;
   Var x = t.input(random_tensor(Shape{2, 3, 4}, 1));
