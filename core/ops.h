@@ -89,6 +89,14 @@ Var transpose(Tape& t, Var a, int axis0, int axis1);
 Var concat(Tape& t, const std::vector<Var>& parts, int axis);
 Var slice(Tape& t, Var a, int axis, int64_t start, int64_t end);  // [start, end) on axis
 
+// ---- packing (core/ops/pack.cpp) ------------------------------------------------------
+// x (B, L, ...) holds left-aligned sequences, sequence b real at rows t < lengths[b].
+// pack_rows keeps the real rows, sequence after sequence: (T, ...), T = sum of the lengths,
+// sequence b from row sum_{c < b} lengths[c] on. unpack_rows is the inverse: (T, ...) ->
+// (B, L, ...) with zeros at the padding. Each is the other's backward.
+Var pack_rows(Tape& t, Var x, const std::vector<int32_t>& lengths);
+Var unpack_rows(Tape& t, Var x, const std::vector<int32_t>& lengths, int64_t L);
+
 // ---- regularisation (core/ops/dropout.cpp) ---------------------------------------------
 // Zeroes each element with probability p and scales survivors by 1/(1-p). The mask is a
 // pure function of (seed, stream, element index): the same for any thread count.
@@ -130,5 +138,13 @@ struct FusedAttentionBias {
 };
 Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
                     const std::vector<int32_t>& key_lengths, bool causal, Real scale);
+// The same on packed sequences (pack_rows): q, k, v and the output are (T, H, d_h), sequence
+// b at rows [start_b, start_b + lengths[b]) with start_b = sum_{c < b} lengths[c], and has
+// lengths[b] queries and keys; no padding row exists. L (>= every length) is the length the
+// bias was built for. Each real row's output and gradients are bit-identical to
+// fused_attention's on the padded batch with key_lengths = lengths (whose padding rows get a
+// zero output gradient, as the output mask gives them).
+Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                           const std::vector<int32_t>& lengths, int64_t L, bool causal, Real scale);
 
 }  // namespace ordo

@@ -1,10 +1,29 @@
 #include "layers/attention.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/ops.h"
 
 namespace ordo {
+namespace {
+
+// Rows of a per-position table (L, n) for the packed rows of `pos`: (T, n), row r the table's
+// row of that row's position.
+Tensor pack_table(const Tensor& table, const Positions& pos) {
+  const int64_t n = table.dim(1);
+  int64_t T = 0;
+  for (int32_t len : pos.lengths) T += len;
+  Tensor out = Tensor::empty(Shape{T, n});
+  Real* dst = out.data();
+  for (int32_t len : pos.lengths) {
+    std::copy(table.data(), table.data() + int64_t(len) * n, dst);
+    dst += int64_t(len) * n;
+  }
+  return out;
+}
+
+}  // namespace
 
 MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std)
     : Module(std::move(n)),
@@ -18,8 +37,11 @@ MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint
              " is not divisible by n_heads ", h, " (choose n_heads among the divisors of d_model)");
 }
 
-Var MultiHeadAttention::split_heads(Tape& t, Var x, int64_t B, int64_t L) {
-  return reshape(t, x, Shape{B, L, n_heads_, d_model_ / n_heads_});  // (B, L, H, d_h): no copy
+Var MultiHeadAttention::split_heads(Tape& t, Var x, const Shape& rows) {
+  std::vector<int64_t> dims = rows.dims();  // (..., H, d_h): no copy
+  dims.push_back(n_heads_);
+  dims.push_back(d_model_ / n_heads_);
+  return reshape(t, x, Shape(dims));
 }
 
 Var MultiHeadAttention::forward(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
@@ -31,35 +53,53 @@ Var MultiHeadAttention::forward_residual(Tape& t, Var x, Var residual, const Att
 }
 
 Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps) {
-  const Shape& s = t.shape(x);
-  ORDO_CHECK(s.rank() == 3 && s[2] == d_model_, "attention '", name(), "': expected x (B, L, ",
-             d_model_, "), got ", s);
-  const int64_t B = s[0], L = s[1], dh = d_model_ / n_heads_;
+  const Shape s = t.shape(x);  // a copy: the tape grows below
+  const Positions& pos = *in.positions;
+  if (in.packed) {
+    ORDO_CHECK(s.rank() == 2 && s[1] == d_model_, "attention '", name(), "': expected packed x (T, ",
+               d_model_, "), got ", s);
+    ORDO_CHECK(in.fused && !maps, "attention '", name(), "': packed rows need the fused op and no maps");
+  } else {
+    ORDO_CHECK(s.rank() == 3 && s[2] == d_model_, "attention '", name(), "': expected x (B, L, ",
+               d_model_, "), got ", s);
+  }
+  const Shape rows = in.packed ? Shape{s[0]} : Shape{s[0], s[1]};
+  const int64_t dh = d_model_ / n_heads_;
   // q, k, v in this order: their backwards then add into x's gradient in the same order,
   // with or without the fused rotation.
-  const auto tables = in.encoding->rotation_tables(*in.positions, n_heads_);
+  auto tables = in.encoding->rotation_tables(pos, n_heads_);
+  if (tables && in.packed) tables = std::make_pair(pack_table(tables->first, pos), pack_table(tables->second, pos));
   Var q, k, v;
   if (tables) {  // a pair rotation (rope): done inside the q and k projections, on rows in cache
-    q = split_heads(t, w_q.forward_rotated(t, x, tables->first, tables->second), B, L);
-    k = split_heads(t, w_k.forward_rotated(t, x, tables->first, tables->second), B, L);
-    v = split_heads(t, w_v.forward(t, x), B, L);
+    q = split_heads(t, w_q.forward_rotated(t, x, tables->first, tables->second), rows);
+    k = split_heads(t, w_k.forward_rotated(t, x, tables->first, tables->second), rows);
+    v = split_heads(t, w_v.forward(t, x), rows);
   } else {
-    q = split_heads(t, w_q.forward(t, x), B, L);
-    k = split_heads(t, w_k.forward(t, x), B, L);
-    v = split_heads(t, w_v.forward(t, x), B, L);
-    std::tie(q, k) = in.encoding->rotate(t, q, k, *in.positions);
+    q = split_heads(t, w_q.forward(t, x), rows);
+    k = split_heads(t, w_k.forward(t, x), rows);
+    v = split_heads(t, w_v.forward(t, x), rows);
+    if (in.packed) {  // rotate() takes the padded layout (B, L, H, d_h)
+      auto [qr, kr] = in.encoding->rotate(t, unpack_rows(t, q, pos.lengths, pos.length),
+                                          unpack_rows(t, k, pos.lengths, pos.length), pos);
+      q = pack_rows(t, qr, pos.lengths);
+      k = pack_rows(t, kr, pos.lengths);
+    } else {
+      std::tie(q, k) = in.encoding->rotate(t, q, k, pos);
+    }
   }
 
   const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
-  Var heads;  // (B, L, H, d_h)
-  if (in.fused && !maps) {
-    FusedAttentionBias bias;
-    if (in.bias) bias = FusedAttentionBias{in.bias->values, in.bias->relative};
-    heads = fused_attention(t, q, k, v, bias, in.positions->lengths, in.causal, inv_sqrt_dh);
+  FusedAttentionBias bias;
+  if (in.bias) bias = FusedAttentionBias{in.bias->values, in.bias->relative};
+  Var heads;  // (rows..., H, d_h)
+  if (in.packed) {
+    heads = fused_attention_packed(t, q, k, v, bias, pos.lengths, pos.length, in.causal, inv_sqrt_dh);
+  } else if (in.fused && !maps) {
+    heads = fused_attention(t, q, k, v, bias, pos.lengths, in.causal, inv_sqrt_dh);
   } else {
     heads = unfused(t, q, k, v, in, inv_sqrt_dh, maps);
   }
-  return reshape(t, heads, Shape{B, L, d_model_});
+  return reshape(t, heads, s);
 }
 
 Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale_by,

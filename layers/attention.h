@@ -24,6 +24,9 @@ struct AttentionInputs {
   // The fused op (core/ops.h fused_attention) stores no (B, H, L, L) tensor; the unfused
   // composition is kept for analysis (it can return the maps) and as the test reference.
   bool fused = true;
+  // x is packed (core/ops.h pack_rows): (T, d), the real rows of positions->lengths, no
+  // padding. Needs the fused op and no maps; the model packs when it can (layers/model.cpp).
+  bool packed = false;
 };
 
 class MultiHeadAttention : public Module {
@@ -31,8 +34,8 @@ class MultiHeadAttention : public Module {
   // out_std: init std of W_o (SPEC 1: may be scaled by 1/sqrt(2 n_layers)).
   MultiHeadAttention(std::string name, int64_t d_model, int64_t n_heads, uint64_t seed,
                      double out_std);
-  // x (B, L, d) -> (B, L, d). When `maps` is given it receives the attention
-  // probabilities (B, H, L, L) of this call (this takes the unfused path).
+  // x (B, L, d) -> (B, L, d), or packed (T, d) -> (T, d). When `maps` is given it receives
+  // the attention probabilities (B, H, L, L) of this call (this takes the unfused path).
   Var forward(Tape& t, Var x, const AttentionInputs& in, Var* maps = nullptr);
   // residual + forward(x), the addition fused into the output projection (a residual
   // connection).
@@ -43,8 +46,9 @@ class MultiHeadAttention : public Module {
   Linear w_q, w_k, w_v, w_o;
 
  private:
-  Var split_heads(Tape& t, Var x, int64_t B, int64_t L);  // (B, L, d) -> (B, L, H, d_h)
-  // The heads of x (B, L, d) merged back to (B, L, d): forward before the output projection.
+  Var split_heads(Tape& t, Var x, const Shape& rows);  // (rows..., d) -> (rows..., H, d_h)
+  // The heads of x (B, L, d) or packed (T, d) merged back to x's shape: forward before the
+  // output projection.
   Var merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps);
   // softmax(q k^T * scale + bias + mask) v by separate ops on (B, H, L, d_h) permutes of
   // q, k, v; returns (B, L, H, d_h) and fills *maps when given.

@@ -87,7 +87,6 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
     omask = t.input(output_mask(pos));
   x = encoding_->embed(t, x, pos);
-  if (omask) x = mul(t, x, *omask);
 
   AttentionInputs in;
   in.positions = &pos;
@@ -95,6 +94,18 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   in.bias = encoding_->bias(t, pos);
   in.causal = cfg_.causal;
   in.fused = cfg_.fused_attention;
+  // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
+  // not B L): padded rows never influence real ones (their keys are masked, their outputs
+  // zeroed), so dropping them changes no real value, and every row-wise product, norm and
+  // activation skips them. The blocks' output is unpacked, with zeros at the padding, as
+  // the output mask leaves it. Attention maps need the padded (unfused) path.
+  in.packed = omask && in.fused && cfg_.pack_sequences && !opt.keep_attention;
+  if (in.packed) {
+    x = pack_rows(t, x, lens);
+    omask.reset();
+  } else if (omask) {
+    x = mul(t, x, *omask);
+  }
   if (!in.fused || opt.keep_attention) in.mask = attention_mask(pos, cfg_.causal);
   BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step};
 
@@ -104,6 +115,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
     x = block->forward(t, x, in, ctx, opt.keep_attention ? &maps : nullptr);
     if (opt.keep_attention) r.attention.push_back(maps);
   }
+  if (in.packed) x = unpack_rows(t, x, lens, Lx);
   r.hidden = ln_f_.forward(t, x);
 
   switch (cfg_.head) {

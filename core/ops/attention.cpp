@@ -2,7 +2,9 @@
 //
 // q, k, v and the output are (B, L, H, d): the layout the projections produce, so the
 // attention layer reshapes instead of permuting (4 permutes per layer were 6% of a tiny
-// step). One (b, h) pair reads its rows of q, k, v with stride H d.
+// step). One (b, h) pair reads its rows of q, k, v with stride H d. Packed sequences
+// (fused_attention_packed) are (T, H, d) with sequence b a run of lengths[b] rows: the same
+// kernels, over that sequence's rows only (Plan::starts).
 //
 // For one (batch entry b, head h), with q, k, v (L, d), scale s and a bias (or none):
 //   S[t, u] = s q_t . k_u + bias[t, u]        (-inf where key u is masked for query t)
@@ -277,10 +279,16 @@ struct Plan {
   int bias_kind = 0;  // 0 none, 1 relative (H, 2L - 1), 2 full (H, L, L)
   bool causal = false;
   std::vector<int32_t> key_lengths;  // (B)
+  // Packed sequences (fused_attention_packed): sequence b's rows start at row starts[b] of
+  // the (T, H, d) tensors and it has key_lengths[b] query rows. Empty: the padded (B, L, H,
+  // d) layout, L query rows per sequence.
+  std::vector<int64_t> starts;
 
   int64_t tiles() const { return (L + kTile - 1) / kTile; }
-  // Offset of row 0 of pair (b, h) in a (B, L, H, d) tensor.
-  int64_t offset(int64_t b, int64_t h) const { return b * L * ld + h * d; }
+  // Query rows of sequence b.
+  int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
+  // Offset of row 0 of pair (b, h).
+  int64_t offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * ld + h * d; }
   // Keys [0, key_end(b, t)) are visible to query t.
   int64_t key_end(int64_t b, int64_t t) const {
     const int64_t end = causal ? std::min<int64_t>(key_lengths[b], t + 1) : key_lengths[b];
@@ -320,7 +328,7 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t 
 // Forward of one (b, h): writes O (L rows, stride p.ld) and lse (L).
 void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                   const Real* v, const Real* bias, Real* O, Real* lse) {
-  const int64_t L = p.L, d = p.d, dp = p.dp, ld = p.ld;
+  const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
   Real* Qs = pair_scratch(3 * kTile * dp + dp * kTile + kTile * kTile + 4 * kTile + kTile * kLanes);  // (kTile, dp): scale * q
   Real* acc = Qs + kTile * dp;       // (kTile, dp): running sum_u p_u v_u
   Real* Vs = acc + kTile * dp;       // (kTile, dp): v of the key tile
@@ -422,7 +430,7 @@ inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t 
 void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                    const Real* v, const Real* bias, const Real* O, const Real* lse,
                    const Real* dO, const PairGrads& g) {
-  const int64_t L = p.L, d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
+  const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
   const int64_t Lp = p.tiles() * kTile;
   Real* Qs = pair_scratch(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);  // (Lr, dp): scale * q
   Real* dOs = Qs + Lp * dp;        // (Lr, dp): dO, zero padded
@@ -494,7 +502,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
           const int64_t t = t0 + i;
           const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
           const Real* __restrict ds = dS + i * kTile;
-          Real* __restrict db = p.bias_kind == 1 ? g.dbias + (u0 - t) + L - 1 : g.dbias + t * L + u0;
+          Real* __restrict db = p.bias_kind == 1 ? g.dbias + (u0 - t) + p.L - 1 : g.dbias + t * p.L + u0;
           for (int64_t x = 0; x < nv; ++x) db[x] += ds[x];
         }
       }
@@ -519,6 +527,35 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   }
 }
 
+// The checks shared by both layouts, once the plan knows B, L, H, d and the lengths.
+void check_plan(Tape& t, Plan& p, const FusedAttentionBias& bias, const Shape& q_shape, const char* op,
+                Real scale) {
+  ORDO_CHECK(std::isfinite(static_cast<double>(scale)), op, ": scale must be finite, got ", scale);
+  for (size_t b = 0; b < p.key_lengths.size(); ++b)
+    ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": ",
+               p.starts.empty() ? "key_lengths[" : "lengths[", b, "] = ", p.key_lengths[b],
+               " outside [0, L = ", p.L, "]");
+  p.dp = round_up(std::max<int64_t>(p.d, 1), kVec);
+  p.ld = p.H * p.d;
+  p.scale = scale;
+  p.qscale = scale * kLog2e;
+  if (bias.values) {
+    const Shape& s = t.shape(*bias.values);
+    const Shape relative_shape{p.H, 2 * p.L - 1}, full_shape{p.H, p.L, p.L};
+    if (bias.relative) {
+      ORDO_CHECK(s == relative_shape, op, ": a relative bias must be (H, 2L - 1) = (", p.H, ", ",
+                 2 * p.L - 1, ") for q ", q_shape, " and L = ", p.L, ", got ", s);
+      p.bias_kind = 1;
+    } else {
+      ORDO_CHECK(s == full_shape, op, ": a full bias must be (H, L, L) = (", p.H, ", ", p.L, ", ",
+                 p.L, ") for q ", q_shape, " and L = ", p.L, ", got ", s);
+      p.bias_kind = 2;
+    }
+  }
+}
+
+Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias, const Plan& p);
+
 }  // namespace
 
 Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
@@ -532,32 +569,42 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
              Q.shape(), ", k ", K.shape(), ", v ", V.shape());
   Plan p;
   p.B = Q.dim(0), p.L = Q.dim(1), p.H = Q.dim(2), p.d = Q.dim(3);
-  p.dp = round_up(std::max<int64_t>(p.d, 1), kVec);
-  p.ld = p.H * p.d;
-  p.scale = scale;
-  p.qscale = scale * kLog2e;
   p.causal = causal;
-  ORDO_CHECK(std::isfinite(static_cast<double>(scale)), "fused_attention: scale must be finite, got ", scale);
   ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "fused_attention: key_lengths has ",
              key_lengths.size(), " entries for a batch of ", p.B, " (q ", Q.shape(), ")");
-  for (size_t b = 0; b < key_lengths.size(); ++b)
-    ORDO_CHECK(key_lengths[b] >= 0 && key_lengths[b] <= p.L, "fused_attention: key_lengths[", b,
-               "] = ", key_lengths[b], " outside [0, L = ", p.L, "]");
   p.key_lengths = key_lengths;
-  if (bias.values) {
-    const Shape& s = t.shape(*bias.values);
-    const Shape relative_shape{p.H, 2 * p.L - 1}, full_shape{p.H, p.L, p.L};
-    if (bias.relative) {
-      ORDO_CHECK(s == relative_shape, "fused_attention: a relative bias must be (H, 2L - 1) = (",
-                 p.H, ", ", 2 * p.L - 1, ") for q ", Q.shape(), ", got ", s);
-      p.bias_kind = 1;
-    } else {
-      ORDO_CHECK(s == full_shape, "fused_attention: a full bias must be (H, L, L) = (", p.H,
-                 ", ", p.L, ", ", p.L, ") for q ", Q.shape(), ", got ", s);
-      p.bias_kind = 2;
-    }
-  }
+  check_plan(t, p, bias, Q.shape(), "fused_attention", scale);
+  return attention_with_plan(t, q, k, v, bias, p);
+}
 
+Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                           const std::vector<int32_t>& lengths, int64_t L, bool causal, Real scale) {
+  const Tensor& Q = t.value(q);  // (T, H, d)
+  const Tensor& K = t.value(k);
+  const Tensor& V = t.value(v);
+  ORDO_CHECK(Q.rank() == 3, "fused_attention_packed: q must be (T, H, d_h), got ", Q.shape());
+  ORDO_CHECK(K.shape() == Q.shape() && V.shape() == Q.shape(),
+             "fused_attention_packed: q, k and v must have the same shape (T, H, d_h), got q ", Q.shape(),
+             ", k ", K.shape(), ", v ", V.shape());
+  ORDO_CHECK(L >= 1, "fused_attention_packed: L must be >= 1, got ", L);
+  Plan p;
+  p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = Q.dim(1), p.d = Q.dim(2);
+  p.causal = causal;
+  p.key_lengths = lengths;
+  p.starts.assign(lengths.size() + 1, 0);
+  for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
+  check_plan(t, p, bias, Q.shape(), "fused_attention_packed", scale);
+  ORDO_CHECK(p.starts.back() == Q.dim(0), "fused_attention_packed: q has ", Q.dim(0),
+             " rows but the lengths sum to ", p.starts.back());
+  return attention_with_plan(t, q, k, v, bias, p);
+}
+
+namespace {
+
+Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias, const Plan& p) {
+  const Tensor& Q = t.value(q);
+  const Tensor& K = t.value(k);
+  const Tensor& V = t.value(v);
   Tensor O = Tensor::empty(Q.shape());                // (B, L, H, d)
   Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});   // (B, H, L)
   {
@@ -619,5 +666,7 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
   if (bias_var) return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v, *bias_var});
   return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v});
 }
+
+}  // namespace
 
 }  // namespace ordo

@@ -72,10 +72,27 @@ struct Result {
   Tensor out, dq, dk, dv, dbias;
 };
 
+// Rows t < lengths[b] of a (B, L, ...) tensor, sequence after sequence: (T, ...).
+Tensor packed_copy(const Tensor& x, const std::vector<int32_t>& lengths) {
+  const int64_t B = x.dim(0), L = x.dim(1), w = x.numel() / (B * L);
+  int64_t T = 0;
+  for (int32_t n : lengths) T += n;
+  std::vector<int64_t> dims = x.shape().dims();
+  dims.erase(dims.begin());
+  dims[0] = T;
+  Tensor out = Tensor::empty(Shape(dims));
+  int64_t r = 0;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 0; t < lengths[b]; ++t, ++r) std::copy(x.data() + (b * L + t) * w, x.data() + (b * L + t + 1) * w, out.data() + r * w);
+  return out;
+}
+
 // through_op: q, k and v reach the op through scale(., 1) (exact), so their gradient
 // buffers are fresh and the fused backward stores instead of adding (as inside the model).
-Result run(const Problem& pb, bool fused, bool through_op = false) {
-  Parameter pq("q", pb.q.clone()), pk("k", pb.k.clone()), pv("v", pb.v.clone());
+// packed: fused_attention_packed on the real rows (R's real rows as the output gradient).
+Result run(const Problem& pb, bool fused, bool through_op = false, bool packed = false) {
+  auto leaf = [&](const Tensor& x) { return packed ? packed_copy(x, pb.lengths) : x.clone(); };
+  Parameter pq("q", leaf(pb.q)), pk("k", leaf(pb.k)), pv("v", leaf(pb.v));
   Parameter pbias("bias", pb.bias_values.defined() ? pb.bias_values.clone() : Tensor::zeros(Shape{1}));
   for (Parameter* p : {&pq, &pk, &pv, &pbias}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;
@@ -84,7 +101,10 @@ Result run(const Problem& pb, bool fused, bool through_op = false) {
   std::optional<Var> bias;
   if (pb.bias != BiasKind::none) bias = t.param(pbias);
   Var out;
-  if (fused) {
+  if (packed) {
+    out = fused_attention_packed(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.L,
+                                 pb.causal, pb.scale());
+  } else if (fused) {
     out = fused_attention(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
                           pb.scale());
   } else {  // on (B, H, L, d) permutes, as the attention layer's unfused path
@@ -97,7 +117,7 @@ Result run(const Problem& pb, bool fused, bool through_op = false) {
   }
   Result r;
   r.out = t.value(out).clone();
-  t.backward(sum(t, mul(t, out, t.input(pb.R))));
+  t.backward(sum(t, mul(t, out, t.input(leaf(pb.R)))));
   r.dq = pq.grad, r.dk = pk.grad, r.dv = pv.grad, r.dbias = pbias.grad;
   return r;
 }
@@ -245,4 +265,54 @@ TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops
                       Contains("(H, L, L) = (3, 5, 5)"));
   Var bad = t.input(random_tensor(Shape{2, 6, 3, 4}, 6));
   REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("same shape"));
+}
+
+
+TEST_CASE("packed fused attention gives the padded op's bits on the real rows", "[ops][fused][pack]") {
+  struct Case { int64_t L, d; std::vector<int32_t> lengths; };
+  const std::vector<Case> cases = {{130, 16, {130, 100, 0, 64, 3}}, {70, 8, {5, 70, 33}}, {12, 32, {12, 1}}};
+  uint64_t seed = 141;
+  for (const Case& c : cases)
+    for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::t5, BiasKind::full})
+      for (bool causal : {false, true}) {
+        Problem pb(static_cast<int64_t>(c.lengths.size()), 2, c.L, c.d, kind, causal, c.lengths, seed += 10);
+        // The padded reference gets a zero output gradient at the padding, as the model's
+        // output mask gives it.
+        for (int64_t b = 0; b < pb.B; ++b)
+          for (int64_t i = c.lengths[b] * pb.H * pb.d; i < pb.L * pb.H * pb.d; ++i) pb.R[b * pb.L * pb.H * pb.d + i] = 0;
+        INFO("L " << c.L << " d " << c.d << " bias " << int(kind) << " causal " << causal);
+        const Result padded = run(pb, true);
+        for (bool through_op : {false, true}) {
+          const Result packed = run(pb, true, through_op, true);
+          REQUIRE(bit_equal(packed.out, packed_copy(padded.out, pb.lengths)));
+          REQUIRE(bit_equal(packed.dq, packed_copy(padded.dq, pb.lengths)));
+          REQUIRE(bit_equal(packed.dk, packed_copy(padded.dk, pb.lengths)));
+          REQUIRE(bit_equal(packed.dv, packed_copy(padded.dv, pb.lengths)));
+          REQUIRE(bit_equal(packed.dbias, padded.dbias));
+        }
+        Result one, two;
+        with_threads(1, [&] { one = run(pb, true, true, true); });
+        with_threads(2, [&] { two = run(pb, true, true, true); });
+        REQUIRE(bit_equal(one.out, two.out));
+        REQUIRE(bit_equal(one.dq, two.dq));
+        REQUIRE(bit_equal(one.dk, two.dk));
+        REQUIRE(bit_equal(one.dv, two.dv));
+        REQUIRE(bit_equal(one.dbias, two.dbias));
+      }
+}
+
+TEST_CASE("packed fused attention rejects bad shapes and lengths with a message", "[ops][fused][pack]") {
+  Tape t;
+  Var q = t.input(random_tensor(Shape{7, 3, 4}, 1));  // (T, H, d)
+  Var k = t.input(random_tensor(Shape{7, 3, 4}, 2));
+  Var v = t.input(random_tensor(Shape{7, 3, 4}, 3));
+  Var rel = t.input(random_tensor(Shape{3, 8}, 4));
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {5, 3}, 5, false, 1),
+                      Contains("7 rows") && Contains("sum to 8"));
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {6, 1}, 5, false, 1), Contains("lengths[0] = 6"));
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {rel, true}, {5, 2}, 5, false, 1),
+                      Contains("(H, 2L - 1) = (3, 9)"));
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {5, 2}, 0, false, 1), Contains("L must be >= 1"));
+  Var q4 = t.input(random_tensor(Shape{1, 7, 3, 4}, 5));
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q4, k, v, {}, {5, 2}, 5, false, 1), Contains("(T, H, d_h)"));
 }

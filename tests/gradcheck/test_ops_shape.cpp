@@ -119,3 +119,27 @@ TEST_CASE("slices concatenated back give the identity gradient", "[ops][shape]")
       },
       {random_tensor(Shape{3, 5}, 1)}));
 }
+
+TEST_CASE("pack_rows and unpack_rows gradients", "[ops][shape][pack]") {
+  // Lengths with an empty sequence, a full one and partial ones; trailing axes of 1 and 2 dims.
+  const std::vector<int32_t> lengths{3, 0, 5, 1};
+  uint64_t stream = 700;
+  for (const Shape& padded : {Shape{4, 5, 3}, Shape{4, 5, 2, 2}}) {
+    INFO(padded);
+    REQUIRE_GRADS_OK(check_gradients(
+        [&](Tape& t, const std::vector<Var>& v) {
+          Var p = pack_rows(t, v[0], lengths);
+          return mul(t, p, p);  // the gradient depends on which row went where
+        },
+        {random_tensor(padded, ++stream)}));
+    std::vector<int64_t> dims = padded.dims();
+    dims.erase(dims.begin());
+    dims[0] = 9;  // 3 + 0 + 5 + 1 packed rows
+    REQUIRE_GRADS_OK(check_gradients(
+        [&](Tape& t, const std::vector<Var>& v) {
+          Var u = unpack_rows(t, v[0], lengths, 5);
+          return mul(t, u, u);
+        },
+        {random_tensor(Shape(dims), ++stream)}));
+  }
+}

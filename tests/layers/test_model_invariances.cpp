@@ -36,6 +36,23 @@ double max_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
   return m;
 }
 
+// Logits and every parameter's gradient (concatenated) of loss = sum(logits^2) / 1 (the
+// logits as a constant weight).
+std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& m, const TensorI32& x,
+                                                                  const std::vector<int32_t>& lengths) {
+  for (Parameter* p : m.parameters()) p->zero_grad();
+  Tape t;
+  Var logits = m.forward(t, x, lengths).logits;
+  Tensor out = t.value(logits).clone();
+  t.backward(sum(t, mul(t, logits, t.input(out))));
+  std::vector<Real> grads;
+  for (Parameter* p : m.parameters()) {
+    auto g = p->grad.to_vector();
+    grads.insert(grads.end(), g.begin(), g.end());
+  }
+  return {out.to_vector(), grads};
+}
+
 }  // namespace
 
 TEST_CASE("padding and batching leave every encoding's real outputs unchanged (SPEC 4)", "[layers][padding]") {
@@ -149,23 +166,34 @@ TEST_CASE("fused and unfused attention give the same model outputs and gradients
       EncoderModel unfused(c);
       TensorI32 x = random_tokens(3, 11, 12, 21);
       std::vector<int32_t> lengths{11, 6, 1};
-      auto run = [&](EncoderModel& m) {
-        for (Parameter* p : m.parameters()) p->zero_grad();
-        Tape t;
-        Var logits = m.forward(t, x, lengths).logits;
-        Tensor out = t.value(logits).clone();
-        t.backward(sum(t, mul(t, logits, t.input(out))));  // loss = sum(logits^2) / 1
-        std::vector<Real> grads;
-        for (Parameter* p : m.parameters()) {
-          auto g = p->grad.to_vector();
-          grads.insert(grads.end(), g.begin(), g.end());
-        }
-        return std::make_pair(out.to_vector(), grads);
-      };
+      auto run = [&](EncoderModel& m) { return outputs_and_grads(m, x, lengths); };
       auto [out_f, grad_f] = run(fused);
       auto [out_u, grad_u] = run(unfused);
       CHECK(max_diff(out_f, out_u) <= 1e-5);
       CHECK(max_diff(grad_f, grad_u) <= 1e-5);
+    }
+  }
+}
+
+TEST_CASE("packed rows give the padded path's outputs and gradients", "[layers][pack]") {
+  // The blocks on the real rows only (pack_sequences, the default) against the same model on
+  // the padded rows with the output mask. Only sums over rows (bias, norm and weight
+  // gradients) may associate differently.
+  for (const auto& info : encodings()) {
+    for (HeadType head : {HeadType::Token, HeadType::Pooled, HeadType::Cls}) {
+      for (bool causal : {false, true}) {
+        INFO("encoding " << info.name << ", head " << head_name(head) << ", causal " << causal);
+        ModelConfig c = small_model(info.name, head, causal);
+        EncoderModel packed(c);
+        c.pack_sequences = false;
+        EncoderModel padded(c);
+        TensorI32 x = random_tokens(4, 11, 12, 31);
+        const std::vector<int32_t> lengths{11, 6, 1, 9};
+        auto [out_p, grad_p] = outputs_and_grads(packed, x, lengths);
+        auto [out_u, grad_u] = outputs_and_grads(padded, x, lengths);
+        CHECK(max_diff(out_p, out_u) <= 1e-6);
+        CHECK(max_diff(grad_p, grad_u) <= 1e-6);
+      }
     }
   }
 }
