@@ -2,7 +2,8 @@
 //
 //   pre-LN (default): h = x + Drop(MHA(LN1(x)));  y = h + Drop(FFN(LN2(h)))
 //   post-LN         : h = LN1(x + Drop(MHA(x)));  y = LN2(h + Drop(FFN(h)))
-// Padded positions are zeroed after each sub-layer (SPEC section 4, output mask).
+// Padded positions are zeroed after each sub-layer (SPEC section 4, output mask). x is
+// (B, L, d), or the packed real rows (T, d) (layers/model.cpp), which have no padding to zero.
 #pragma once
 
 #include <optional>
@@ -16,7 +17,8 @@ namespace ordo {
 // Per-call settings shared by every block of one forward pass.
 struct BlockContext {
   // (B, L, 1), 1 = real position; none when the batch has no padding (every length is L:
-  // the multiplications by 1 would change no bit, and cost 2% of a tiny training step).
+  // the multiplications by 1 would change no bit, and cost 2% of a tiny training step) or
+  // the rows are packed.
   std::optional<Var> output_mask;
   double dropout = 0;         // probability; applied only when training
   bool training = false;
