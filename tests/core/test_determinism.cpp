@@ -7,7 +7,7 @@
 //
 // Every op declared in core/ops.h had its .cpp when this file was written (elementwise,
 // reduce, unary, shape, matmul, softmax, cross_entropy, layernorm, embedding, dropout,
-// positional, attention), so nothing is skipped.
+// positional, attention; later pack), so nothing is skipped.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -139,6 +139,17 @@ TEST_CASE("shape ops are bit-identical for 1 and 2 threads", "[ops][determinism]
   require_deterministic("slice", [](Tape& t, const std::vector<Var>& v) {
     return slice(t, v[0], 1, 8, 40);
   }, {random_tensor(kRows, 407)});
+  // Packing: 64 sequences of lengths 1..64 in a (64, 64, 64) batch, and back.
+  std::vector<int32_t> lengths(64);
+  for (int i = 0; i < 64; ++i) lengths[i] = (i * 37) % 64 + 1;
+  int64_t T = 0;
+  for (int32_t n : lengths) T += n;
+  require_deterministic("pack_rows", [&](Tape& t, const std::vector<Var>& v) {
+    return pack_rows(t, v[0], lengths);
+  }, {random_tensor(kBLd, 408)});
+  require_deterministic("unpack_rows", [&](Tape& t, const std::vector<Var>& v) {
+    return unpack_rows(t, v[0], lengths, 64);
+  }, {random_tensor(Shape{T, 64}, 409)});
 }
 
 TEST_CASE("matmul is bit-identical for 1 and 2 threads", "[ops][determinism]") {
@@ -236,4 +247,10 @@ TEST_CASE("fused_attention is bit-identical for 1 and 2 threads", "[ops][determi
   require_deterministic("fused_attention, no bias", [key_lengths](Tape& t, const std::vector<Var>& v) {
     return fused_attention(t, v[0], v[1], v[2], FusedAttentionBias{}, key_lengths, false, Real(0.25));
   }, {random_tensor(qkv, 904), random_tensor(qkv, 905), random_tensor(qkv, 906)});
+  const Shape packed{128 + 100 + 1 + 64, H, dh};  // the same sequences packed: (T, H, d_h)
+  require_deterministic("fused_attention_packed, relative bias, causal", [key_lengths](Tape& t, const std::vector<Var>& v) {
+    return fused_attention_packed(t, v[0], v[1], v[2], FusedAttentionBias{v[3], true}, key_lengths, L, true,
+                                  Real(0.25));
+  }, {random_tensor(packed, 907), random_tensor(packed, 908), random_tensor(packed, 909),
+      random_tensor(Shape{H, 2 * L - 1}, 910)});
 }
