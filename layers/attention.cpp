@@ -67,7 +67,7 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   const int64_t dh = d_model_ / n_heads_;
   // q, k, v in this order: their backwards then add into x's gradient in the same order,
   // with or without the fused rotation.
-  auto tables = in.encoding->rotation_tables(pos, n_heads_);
+  auto tables = in.fused_rotation ? in.encoding->rotation_tables(pos, n_heads_) : std::nullopt;
   if (tables && in.packed) tables = std::make_pair(pack_table(tables->first, pos), pack_table(tables->second, pos));
   Var q, k, v;
   if (tables) {  // a pair rotation (rope): done inside the q and k projections, on rows in cache

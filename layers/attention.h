@@ -27,6 +27,9 @@ struct AttentionInputs {
   // x is packed (core/ops.h pack_rows): (T, d), the real rows of positions->lengths, no
   // padding. Needs the fused op and no maps; the model packs when it can (layers/model.cpp).
   bool packed = false;
+  // A pair rotation (rope) inside the q and k projections (linear_rotate); false: the
+  // encoding's rotate hook after plain projections.
+  bool fused_rotation = true;
 };
 
 class MultiHeadAttention : public Module {

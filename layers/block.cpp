@@ -27,7 +27,7 @@ Var EncoderBlock::zero_padding(Tape& t, Var x, const BlockContext& ctx) {
 Var EncoderBlock::forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps) {
   // x (B, L, d)
   Var h, y;
-  if (!ctx.training || ctx.dropout <= 0) {
+  if ((!ctx.training || ctx.dropout <= 0) && ctx.fused_epilogues) {
     // No dropout between a sub-layer and its residual connection: the addition is fused
     // into the sub-layer's last product (the same bits as the add below).
     if (!post_ln) {
@@ -42,11 +42,11 @@ Var EncoderBlock::forward(Tape& t, Var x, const AttentionInputs& in, const Block
   if (!post_ln) {
     h = add(t, x, drop(t, attn.forward(t, ln1.forward(t, x), in, maps), ctx, "attn_drop"));
     h = zero_padding(t, h, ctx);
-    y = add(t, h, drop(t, ffn.forward(t, ln2.forward(t, h)), ctx, "ffn_drop"));
+    y = add(t, h, drop(t, ffn.forward(t, ln2.forward(t, h), ctx.fused_epilogues), ctx, "ffn_drop"));
   } else {
     h = ln1.forward(t, add(t, x, drop(t, attn.forward(t, x, in, maps), ctx, "attn_drop")));
     h = zero_padding(t, h, ctx);
-    y = ln2.forward(t, add(t, h, drop(t, ffn.forward(t, h), ctx, "ffn_drop")));
+    y = ln2.forward(t, add(t, h, drop(t, ffn.forward(t, h, ctx.fused_epilogues), ctx, "ffn_drop")));
   }
   return zero_padding(t, y, ctx);
 }

@@ -24,6 +24,7 @@ struct BlockContext {
   bool training = false;
   uint64_t dropout_seed = 0;  // with the step, makes every dropout mask reproducible
   uint64_t step = 0;
+  bool fused_epilogues = true;  // false: linear, gelu and add as separate ops (ModelConfig)
 };
 
 class EncoderBlock : public Module {

@@ -94,6 +94,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   in.bias = encoding_->bias(t, pos);
   in.causal = cfg_.causal;
   in.fused = cfg_.fused_attention;
+  in.fused_rotation = cfg_.fused_epilogues;
   // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
   // not B L): padded rows never influence real ones (their keys are masked, their outputs
   // zeroed), so dropping them changes no real value, and every row-wise product, norm and
@@ -107,7 +108,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
     x = mul(t, x, *omask);
   }
   if (!in.fused || opt.keep_attention) in.mask = attention_mask(pos, cfg_.causal);
-  BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step};
+  BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step, cfg_.fused_epilogues};
 
   ForwardResult r;
   for (auto& block : blocks_) {

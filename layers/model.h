@@ -30,6 +30,9 @@ struct ModelConfig {
   bool scale_output_init = true;  // W_o and fc2 ~ N(0, (0.02 / sqrt(2 n_layers))^2)
   bool fused_attention = true;    // false: the unfused reference composition
   bool pack_sequences = true;     // with padding and fused attention, run the blocks on the real rows only
+  // GEMM epilogues: linear_gelu, linear_residual, linear_rotate (core/ops.h). false: linear,
+  // gelu, add and the encoding's rotate hook as separate ops, the reference composition.
+  bool fused_epilogues = true;
   std::string encoding = "rope";
   EncodingConfig posenc;          // d_model, n_heads, causal and seed are filled in from here
   uint64_t seed = 0;

@@ -14,10 +14,14 @@ using namespace ordo::testing;
 TEST_CASE("whole-model gradients match finite differences for every encoding", "[gradcheck][model]") {
   for (const auto& info : encodings()) {
     for (HeadType head : {HeadType::Pooled, HeadType::Token}) {
-      const bool fused = head == HeadType::Token;  // each attention path through one head
+      // Each composition through one head: the production one (fused attention, GEMM
+      // epilogues) and the reference one (unfused attention; linear, gelu, add and the rotate
+      // hook as separate ops) that test_production_grads.cpp compares float32 against.
+      const bool fused = head == HeadType::Token;
       INFO("encoding " << info.name << ", head " << head_name(head) << ", fused " << fused);
       ModelConfig c = small_model(info.name, head, false, /*layers=*/1);
       c.fused_attention = fused;
+      c.fused_epilogues = fused;
       c.d_model = 8;
       c.d_ff = 12;
       c.vocab_size = 7;
