@@ -133,6 +133,8 @@ std::vector<Setting> build_table() {
                    [](C& c) -> auto& { return c.head; }),
       bool_setting("causal", "model", "decoder-style mask: position t sees only u <= t", [](C& c) -> auto& { return c.model.causal; }),
       bool_setting("post-ln", "model", "post-LN blocks instead of pre-LN", [](C& c) -> auto& { return c.model.post_ln; }),
+      bool_setting("scale-output-init", "model", "init W_o and fc2 with std 0.02 / sqrt(2 layers) instead of 0.02",
+                   [](C& c) -> auto& { return c.model.scale_output_init; }),
       real_setting("dropout", "model", "dropout probability on sub-layer outputs", [](C& c) -> auto& { return c.model.dropout; }),
       int_setting("pe-max-len", "model", "learned table rows / rbf span (0 = training max-len)",
                   [](C& c) -> auto& { return c.pe_max_len; }),

@@ -131,20 +131,31 @@ TEST_CASE("parameters have hierarchical names and SPEC 1 initial values", "[laye
   CHECK(!has("head.cls"));  // only with the cls head
   std::sort(names.begin(), names.end());
   CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());  // unique
+  auto rms = [](const Parameter* p) {
+    double s = 0;
+    for (int64_t i = 0; i < p->value.numel(); ++i) s += double(p->value[i]) * p->value[i];
+    return std::sqrt(s / p->value.numel());
+  };
   for (Parameter* p : model.parameters()) {
     if (p->name.find("gamma") != std::string::npos) CHECK(p->value[0] == 1);
     if (p->name.find("bias") != std::string::npos && p->name != "posenc.t5_bias") CHECK(p->value[0] == 0);
-    if (p->name == "blocks.0.attn.w_q.weight") {
-      double s = 0;
-      for (int64_t i = 0; i < p->value.numel(); ++i) s += double(p->value[i]) * p->value[i];
-      CHECK(std::sqrt(s / p->value.numel()) == Approx(0.02).epsilon(0.15));  // N(0, 0.02)
-    }
-    if (p->name == "blocks.0.attn.w_o.weight") {  // scaled by 1/sqrt(2 n_layers) = 1/2
-      double s = 0;
-      for (int64_t i = 0; i < p->value.numel(); ++i) s += double(p->value[i]) * p->value[i];
-      CHECK(std::sqrt(s / p->value.numel()) == Approx(0.01).epsilon(0.15));
+    // Every weight N(0, 0.02), the output projections W_o and fc2 included (SPEC 1); the
+    // RMS of 256 or more values is within 15% of the std.
+    if (p->name.ends_with(".weight") && p->value.numel() >= 256) {
+      INFO(p->name);
+      CHECK(rms(p) == Approx(0.02).epsilon(0.15));
     }
   }
+  // The option: W_o and fc2 scaled by 1/sqrt(2 n_layers) = 1/2, nothing else.
+  ModelConfig scaled_cfg = small_model("t5", HeadType::Pooled);
+  scaled_cfg.scale_output_init = true;
+  EncoderModel scaled(scaled_cfg);
+  for (Parameter* p : scaled.parameters())
+    if (p->name.ends_with(".weight") && p->value.numel() >= 256) {
+      INFO(p->name);
+      const bool output = p->name.ends_with("attn.w_o.weight") || p->name.ends_with("ffn.fc2.weight");
+      CHECK(rms(p) == Approx(output ? 0.01 : 0.02).epsilon(0.15));
+    }
 }
 
 TEST_CASE("bad model settings are refused with the accepted values", "[layers][model]") {
