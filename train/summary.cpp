@@ -44,6 +44,24 @@ std::string join(const std::vector<std::string>& items, const std::string& last_
   return out;
 }
 
+// The mean training loss over the second-to-last and the last tenth of the run (at least one
+// step each); NaN for both with fewer than 2 steps.
+void loss_trend(const std::vector<double>& loss, double& before_last, double& last) {
+  const size_t n = loss.size();
+  if (n < 2) {
+    before_last = last = kNaN;
+    return;
+  }
+  const size_t w = std::max<size_t>(1, n / 10);
+  auto mean = [&](size_t begin, size_t end) {
+    double s = 0;
+    for (size_t i = begin; i < end; ++i) s += loss[i];
+    return s / static_cast<double>(end - begin);
+  };
+  last = mean(n - w, n);
+  before_last = mean(n - std::min(n, 2 * w), n - w);
+}
+
 // The mean final accuracy at `length`, NaN when the encoding has none there.
 double mean_acc(const EncodingSummary& e, int64_t length) {
   auto it = e.acc.find(length);
@@ -112,11 +130,17 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       for (const RunRecord* r : groups[{task, enc}]) {
         ++es.seeds;
         walls.push_back(r->log.total_wall_seconds);
+        SeedOutcome so;
+        so.seed = r->seed;
+        so.steps = r->log.step.empty() ? 0 : r->log.step.back();
+        loss_trend(r->log.train_loss, so.loss_before_last, so.loss_last);
         for (const auto& [len, points] : r->log.eval) {
           if (points.empty()) continue;
           acc[len].push_back(points.back().acc);
+          so.acc[len] = points.back().acc;
           if (std::find(ts.lengths.begin(), ts.lengths.end(), len) == ts.lengths.end()) ts.lengths.push_back(len);
         }
+        es.per_seed.push_back(std::move(so));
         auto train = r->log.eval.find(0);
         if (train == r->log.eval.end()) continue;
         for (const EvalPoint& p : train->second)
@@ -154,55 +178,121 @@ std::string format_stat(const Stat& s, int decimals) {
   return fixed(s.mean, decimals) + " ± " + fixed(s.spread(), decimals);
 }
 
+bool still_improving(const SeedOutcome& s, const FindingThresholds& th) {
+  return std::isfinite(s.loss_last) && std::isfinite(s.loss_before_last) &&
+         s.loss_last < (1 - th.improving) * s.loss_before_last;
+}
+
+namespace {
+
+// What the findings need of one cell (task, encoding), over its seeds.
+struct CellOutcome {
+  const EncodingSummary* e = nullptr;
+  int seeds = 0, solved = 0, improving = 0, at_chance = 0;
+  int64_t reach_all = 0;   // longest extrapolation length every seed reaches (0 = none)
+  int64_t reach_best = 0;  // longest one some seed reaches
+  int reach_best_seeds = 0;
+};
+
+CellOutcome outcome(const EncodingSummary& e, const std::vector<int64_t>& extra, double chance,
+                    const FindingThresholds& th) {
+  CellOutcome c;
+  c.e = &e;
+  c.seeds = static_cast<int>(e.per_seed.size());
+  bool first = true;
+  for (const SeedOutcome& s : e.per_seed) {
+    auto it = s.acc.find(0);
+    const double train = it == s.acc.end() ? kNaN : it->second;
+    const bool solved = std::isfinite(train) && train >= th.solved;
+    c.solved += solved;
+    if (!solved && still_improving(s, th)) ++c.improving;
+    if (std::isfinite(chance) && std::isfinite(train) && std::fabs(train - chance) <= th.chance_margin) ++c.at_chance;
+    int64_t longest = 0;
+    for (int64_t len : extra) {
+      auto a = s.acc.find(len);
+      if (a == s.acc.end() || !(a->second >= th.extrapolates)) break;
+      longest = len;
+    }
+    c.reach_all = first ? longest : std::min(c.reach_all, longest);
+    first = false;
+    if (longest > c.reach_best) c.reach_best = longest, c.reach_best_seeds = 0;
+    if (longest == c.reach_best) ++c.reach_best_seeds;
+  }
+  return c;
+}
+
+std::string of_seeds(int k, int n) { return std::to_string(k) + " of " + std::to_string(n) + " seeds"; }
+
+}  // namespace
+
 std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
   std::vector<std::string> out;
-  std::map<std::string, int> solved_count;  // encoding -> tasks solved
+  std::map<std::string, int> solved_count;  // encoding -> tasks solved in every seed
   std::vector<std::string> all_encodings;
   for (const TaskSummary& t : tasks) {
     std::vector<int64_t> extra;  // extrapolation lengths, increasing
     for (int64_t len : t.lengths)
       if (len > 0) extra.push_back(len);
+    int64_t steps = 0;
+    for (const EncodingSummary& e : t.rows)
+      for (const SeedOutcome& s : e.per_seed) steps = std::max(steps, s.steps);
+    const std::string within = std::to_string(steps) + " steps";
 
-    std::vector<std::string> solved, not_solved, chance;
-    std::map<int64_t, std::vector<std::string>> reach;  // longest length reached -> encodings
+    std::vector<std::string> solved_every, solved_some, improving, converged, chance;
+    std::map<int64_t, std::vector<std::string>> reach;  // longest length every seed reaches -> encodings
     std::vector<std::string> no_extrapolation;
     const EncodingSummary* best = nullptr;
     const EncodingSummary* fastest = nullptr;
+    bool several_seeds = false;
     for (const EncodingSummary& e : t.rows) {
       if (std::find(all_encodings.begin(), all_encodings.end(), e.encoding) == all_encodings.end())
         all_encodings.push_back(e.encoding);
+      const CellOutcome c = outcome(e, extra, t.chance, th);
+      several_seeds = several_seeds || c.seeds > 1;
       const double train = mean_acc(e, 0);
       if (std::isfinite(train) && (!best || train > mean_acc(*best, 0))) best = &e;
-      if (std::isfinite(train) && train >= th.solved) {
-        solved.push_back(e.encoding);
+      if (c.seeds > 0 && c.solved == c.seeds) {
+        solved_every.push_back(e.encoding);
         ++solved_count[e.encoding];
+      } else if (c.solved > 0) {
+        solved_some.push_back(e.encoding + " in " + of_seeds(c.solved, c.seeds));
+      } else if (c.improving > 0) {
+        improving.push_back(e.encoding + (c.seeds > 1 ? " (" + of_seeds(c.improving, c.seeds) + ")" : ""));
       } else {
-        not_solved.push_back(e.encoding);
+        converged.push_back(e.encoding);
       }
-      if (std::isfinite(t.chance) && std::isfinite(train) && std::fabs(train - t.chance) <= th.chance_margin)
-        chance.push_back(e.encoding);
+      if (c.seeds > 0 && c.at_chance == c.seeds && c.solved == 0 && c.improving == 0) chance.push_back(e.encoding);
       if (e.seeds_solved == e.seeds && e.seeds > 0 &&
           (!fastest || e.first_solved_step.mean < fastest->first_solved_step.mean))
         fastest = &e;
-      int64_t longest = 0;
-      for (int64_t len : extra) {
-        const double a = mean_acc(e, len);
-        if (!(std::isfinite(a) && a >= th.extrapolates)) break;
-        longest = len;
-      }
       if (extra.empty()) continue;
-      if (longest > 0) reach[longest].push_back(e.encoding);
-      else no_extrapolation.push_back(e.encoding);
+      std::string label = e.encoding;
+      if (c.reach_best > c.reach_all)
+        label += " (" + length_label(t, c.reach_best) + " in " + of_seeds(c.reach_best_seeds, c.seeds) + ")";
+      if (c.reach_all > 0) reach[c.reach_all].push_back(label);
+      else no_extrapolation.push_back(label);
     }
 
     const std::string name = "**" + t.task + "**: ";
-    if (solved.empty()) {
-      out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) + " on the training lengths)" +
+    const std::string every = several_seeds ? " in every seed" : "";
+    if (solved_every.empty() && solved_some.empty()) {
+      out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) +
+                    " on the training lengths) in any seed within " + within +
                     (best ? "; best: " + best->encoding + " at " + fixed(mean_acc(*best, 0), 3) : std::string()) + ".");
     } else {
+      std::vector<std::string> parts;
+      if (!solved_every.empty()) parts.push_back(join(solved_every) + every);
+      for (const std::string& p : solved_some) parts.push_back(p);
       out.push_back(name + "solved (accuracy >= " + fixed(th.solved, 2) + " on the training lengths) by " +
-                    join(solved) + (not_solved.empty() ? "" : "; not by " + join(not_solved, " or ")) + ".");
+                    join(parts, "; ", "; ") + ".");
     }
+    if (!improving.empty())
+      out.push_back(name + "not solved within " + within + ", still improving (training loss fell by more than " +
+                    fixed(100 * th.improving, 0) + "% over the last tenth of the run" +
+                    (several_seeds ? std::string(" in the seeds named") : std::string()) + "): " + join(improving) + ".");
+    if (!converged.empty())
+      out.push_back(name + "not solved in " + within + ", converged (training loss flat over the last tenth of the run" +
+                    every + "): " + join(converged) + ".");
     if (!extra.empty()) {
       std::vector<std::string> parts;
       for (auto it = reach.rbegin(); it != reach.rend(); ++it)
@@ -211,13 +301,14 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       if (!no_extrapolation.empty()) parts.push_back("not beyond the training lengths: " + join(no_extrapolation));
       std::string lens;
       for (size_t i = 0; i < extra.size(); ++i) lens += (i ? ", " : "") + std::to_string(extra[i]);
-      out.push_back(name + "extrapolation (accuracy >= " + fixed(th.extrapolates, 2) + " at lengths " + lens +
+      out.push_back(name + "extrapolation (accuracy >= " + fixed(th.extrapolates, 2) + " at lengths " + lens + every +
                     "): " + join(parts, "; ", "; ") + ".");
     }
     if (std::isfinite(t.chance)) {
       out.push_back(name + (chance.empty() ? std::string("no encoding stays at chance")
                                            : join(chance) + (chance.size() == 1 ? " stays" : " stay") + " at chance") +
-                    " (within " + fixed(th.chance_margin, 2) + " of " + fixed(t.chance, 3) + " on the training lengths).");
+                    " (within " + fixed(th.chance_margin, 2) + " of " + fixed(t.chance, 3) +
+                    " on the training lengths" + every + ", converged, after " + within + ").");
     }
     if (fastest)
       out.push_back(name + "fastest to " + fixed(th.solved, 2) + ": " + fastest->encoding + " (step " +
@@ -231,15 +322,15 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       if (solved_count[e] == static_cast<int>(tasks.size())) every.push_back(e);
     if (!every.empty()) {
       out.push_back("**all tasks**: " + join(every) + (every.size() == 1 ? " solves" : " solve") + " all " +
-                    std::to_string(tasks.size()) + " tasks.");
+                    std::to_string(tasks.size()) + " tasks (in every seed).");
     } else if (most > 0) {
       std::vector<std::string> top;
       for (const std::string& e : all_encodings)
         if (solved_count[e] == most) top.push_back(e);
-      out.push_back("**all tasks**: no encoding solves all " + std::to_string(tasks.size()) + " tasks; most solved (" +
-                    std::to_string(most) + "): " + join(top) + ".");
+      out.push_back("**all tasks**: no encoding solves all " + std::to_string(tasks.size()) +
+                    " tasks in every seed; most solved (" + std::to_string(most) + "): " + join(top) + ".");
     } else {
-      out.push_back("**all tasks**: no encoding solves any task.");
+      out.push_back("**all tasks**: no encoding solves any task in every seed.");
     }
   }
   return out;

@@ -15,17 +15,27 @@
 // Each is a Stat: mean, min and max over seeds; "spread" is half the min-max range, so
 // "0.95 ± 0.03" means the seeds lie in [0.92, 0.98].
 //
-// Findings (FindingThresholds, defaults below), one line each, from the means:
-//   * solved: mean accuracy on the training lengths >= solved (0.99);
-//   * extrapolates to L: mean accuracy >= extrapolates (0.9) at every extrapolation length
-//     up to and including L (so "to 2x only" when 4x fails);
-//   * at chance: |mean accuracy on the training lengths - chance| <= chance_margin (0.02);
-//     chance per task (chance_level): order 0.5, shift 0.5 (one bit), periodic/complete
-//     1/V (V symbols, 1/8 = 0.125 by default), periodic/period 1/(p_max - p_min + 1);
-//     unknown tasks have no chance level (NaN) and no chance finding;
+// Findings (FindingThresholds, defaults below), one line each, from every seed's numbers:
+//   * a seed solves the task when its final accuracy on the training lengths is >= solved
+//     (0.99); a cell (task, encoding) is "solved" when every seed solves it, solved "in k of
+//     n seeds" when some do;
+//   * a seed that does not solve it is "still improving" when its training loss fell by more
+//     than `improving` (2%) between the last two tenths of the run (the mean over each), and
+//     has "converged" otherwise. A cell no seed solved is "not solved within N steps (still
+//     improving)" when a seed is still improving, else "not solved in N steps (converged)";
+//   * at chance: every seed's final accuracy on the training lengths is within chance_margin
+//     (0.02) of the chance level, every seed has converged and no seed solved it: "stays at
+//     chance"; a cell at chance but still improving is reported as not solved, still
+//     improving. Chance per task (chance_level): order 0.5, shift 0.5 (one bit),
+//     periodic/complete 1/V (V symbols, 1/8 = 0.125 by default), periodic/period
+//     1/(p_max - p_min + 1); unknown tasks have no chance level (NaN) and no chance finding;
+//   * extrapolates to L: accuracy >= extrapolates (0.9) at every extrapolation length up to
+//     and including L, in every seed (so "to 2x only" when 4x fails); when some seeds reach
+//     further, "(4x in 1 of 3 seeds)" says so;
 //   * fastest: the encoding with the smallest mean first step reaching `solved` among those
 //     whose every seed reached it;
-//   * across tasks: which encodings solve every task (or the ones that solve the most).
+//   * across tasks: which encodings solve every task in every seed (or the ones that solve
+//     the most).
 #pragma once
 
 #include <cstdint>
@@ -45,9 +55,20 @@ struct Stat {
   void add_all(const std::vector<double>& values);  // fills from values (n = values.size())
 };
 
+// One seed's run, as the findings read it.
+struct SeedOutcome {
+  uint64_t seed = 0;
+  int64_t steps = 0;                 // the last logged step
+  std::map<int64_t, double> acc;     // final accuracy per evaluation length (0 = training range)
+  // Mean training loss over the second-to-last and the last tenth of the run (NaN when the
+  // run logged fewer than 2 steps).
+  double loss_before_last = 0, loss_last = 0;
+};
+
 struct EncodingSummary {
   std::string encoding;
   int seeds = 0;
+  std::vector<SeedOutcome> per_seed;
   std::map<int64_t, Stat> acc;  // evaluation length (0 = training range) -> final accuracy
   Stat first_solved_step;       // over the seeds that reached the threshold
   int seeds_solved = 0;         // how many seeds reached it
@@ -66,7 +87,11 @@ struct FindingThresholds {
   double solved = 0.99;         // accuracy on the training lengths: "solves"
   double extrapolates = 0.9;    // accuracy at an extrapolation length: "extrapolates to"
   double chance_margin = 0.02;  // |accuracy - chance| on the training lengths: "at chance"
+  double improving = 0.02;      // relative fall of the training loss over the last tenth: "still improving"
 };
+
+// The seed's training loss fell by more than th.improving between the last two tenths.
+bool still_improving(const SeedOutcome& s, const FindingThresholds& th);
 
 // The accuracy a model that ignores the input order entirely scores (see above).
 double chance_level(const std::string& task, const std::map<std::string, std::string>& settings);
