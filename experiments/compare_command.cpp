@@ -46,6 +46,7 @@ const std::vector<cli::Option>& compare_options() {
       {"tasks", "tasks to compare, comma-separated", "order,shift,periodic", false},
       {"encodings", "encodings to compare, comma-separated", "none,sinusoidal,learned,rope,alibi,t5", false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
+      {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
       {"out", "output directory", "runs/compare", false},
       {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
@@ -100,13 +101,41 @@ std::string eval_text(const RunLog& log) {
   return os.str();
 }
 
+// --task-steps: "order=1200,shift=400" -> {order: 1200, shift: 400}, each a task of the grid.
+std::map<std::string, int64_t> parse_task_steps(const std::string& text, const std::vector<std::string>& tasks) {
+  std::map<std::string, int64_t> out;
+  for (const std::string& item : split_list(text)) {
+    const size_t eq = item.find('=');
+    ORDO_CHECK(eq != std::string::npos, "--task-steps: '", item, "' is not task=steps (e.g. order=1200)");
+    const std::string task = item.substr(0, eq);
+    std::string names;
+    for (const std::string& t : tasks) names += (names.empty() ? "" : ", ") + t;
+    ORDO_CHECK(std::find(tasks.begin(), tasks.end(), task) != tasks.end(), "--task-steps: '", task,
+               "' is not a task of this grid; its tasks: ", names);
+    const int64_t steps = parse_int("task-steps", item.substr(eq + 1));
+    ORDO_CHECK(steps >= 1, "--task-steps: ", task, " needs at least 1 step, got ", steps);
+    ORDO_CHECK(out.emplace(task, steps).second, "--task-steps: '", task, "' listed twice");
+  }
+  return out;
+}
+
 // summary.md's opening: the grid and the settings that were given.
 std::string preamble(const std::vector<std::string>& tasks, const std::vector<std::string>& encs, int64_t seeds,
-                     const cli::Parsed& p, const TrainConfig& cfg, double wall) {
+                     const cli::Parsed& p, const TrainConfig& cfg, const std::map<std::string, int64_t>& task_steps,
+                     double wall) {
   std::ostringstream os;
   os << "Grid: " << tasks.size() << " task(s) x " << encs.size() << " encoding(s) x " << seeds << " seed(s) (seeds "
-     << cfg.seed << ".." << cfg.seed + seeds - 1 << "), " << cfg.steps << " steps each; grid wall time "
-     << format_duration(wall) << " in this session.\n\n";
+     << cfg.seed << ".." << cfg.seed + seeds - 1 << "), ";
+  if (task_steps.empty()) {
+    os << cfg.steps << " steps each";
+  } else {
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      auto it = task_steps.find(tasks[i]);
+      os << (i ? ", " : "") << tasks[i] << " " << (it == task_steps.end() ? cfg.steps : it->second);
+    }
+    os << " steps per run";
+  }
+  os << "; grid wall time " << format_duration(wall) << " in this session.\n\n";
   std::string given;
   for (const auto& [name, value] : p.given)
     if (find_setting(name)) given += " --" + name + " " + value;
@@ -124,6 +153,7 @@ int cmd_compare(const Args& args) {
   std::string out;
   bool resume = false, force = false, quiet = false;
   std::vector<GridRun> grid;
+  std::map<std::string, int64_t> task_steps;  // --task-steps
   try {
     p = cli::parse(args, compare_options(), true);
     if (p.help) {
@@ -141,6 +171,7 @@ int cmd_compare(const Args& args) {
     tasks = checked_list("tasks", p.option("tasks"), task_names());
     encs = checked_list("encodings", p.option("encodings"), enc_names);
     seeds = parse_int("seeds", p.option("seeds"));
+    task_steps = parse_task_steps(p.option("task-steps"), tasks);
     ORDO_CHECK(seeds >= 1, "--seeds must be >= 1, got ", seeds);
     ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
     ORDO_CHECK(ckpt_every >= 0, "--ckpt-every must be >= 0, got ", ckpt_every);
@@ -167,6 +198,7 @@ int cmd_compare(const Args& args) {
           r.cfg.task.name = task;
           r.cfg.model.encoding = enc;
           r.cfg.seed = p.config.seed + static_cast<uint64_t>(s);
+          if (auto it = task_steps.find(task); it != task_steps.end()) r.cfg.steps = it->second;
           r.ck_path = out + "/checkpoints/" + task + "/" + enc + "/seed" + std::to_string(r.cfg.seed) + ".h5";
           try {
             Trainer t(r.cfg);
@@ -198,13 +230,15 @@ int cmd_compare(const Args& args) {
   if (!quiet)
     progress.message("ordo compare: " + std::to_string(tasks.size()) + " task(s) x " + std::to_string(encs.size()) +
                      " encoding(s) x " + std::to_string(seeds) + " seed(s) = " + std::to_string(grid.size()) +
-                     " runs of " + std::to_string(p.config.steps) + " steps -> " + out);
+                     " runs of " + (task_steps.empty() ? std::to_string(p.config.steps) : "per-task") + " steps -> " +
+                     out);
 
   std::map<std::string, std::string> shared = to_settings(p.config);
   for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
   shared["tasks"] = p.option("tasks");
   shared["encodings"] = p.option("encodings");
   shared["seeds"] = std::to_string(seeds);
+  if (!task_steps.empty()) shared["task-steps"] = p.option("task-steps");
   shared["first_seed"] = std::to_string(p.config.seed);
 
   // Runs train `jobs` at a time, each on a worker thread with its share of the OpenMP threads
@@ -374,7 +408,7 @@ int cmd_compare(const Args& args) {
     for (const char* kind : {"_curves", "_lengths"})
       if (fs::exists(plot_dir + "/" + t.task + kind + ".png")) images[t.task].push_back("plots/" + t.task + kind + ".png");
   const std::string md =
-      render_summary_markdown(summary, notes, preamble(tasks, encs, seeds, p, p.config, grid_seconds), images);
+      render_summary_markdown(summary, notes, preamble(tasks, encs, seeds, p, p.config, task_steps, grid_seconds), images);
   atomic_write(out + "/summary.md", [&](const std::string& tmp) {
     std::ofstream f(tmp, std::ios::binary);
     f << md;

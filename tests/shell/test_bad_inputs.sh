@@ -204,6 +204,10 @@ if has_command compare; then
   row none "--steps must be positive" compare --steps 0 --out @OUT
   row none "--d-model 30 is not divisible by --heads 4" compare --d-model 30 --heads 4 --out @OUT
   row none "unknown flag --bogus" compare --bogus --out @OUT
+  row none "--task-steps: 'shift' is not a task of this grid; its tasks: order" compare --tasks order --task-steps shift=30 --out @OUT
+  row none "--task-steps: 'order' is not task=steps (e.g. order=1200)" compare --task-steps order --out @OUT
+  row none "--task-steps: order needs at least 1 step, got 0" compare --task-steps order=0 --out @OUT
+  row none "--task-steps: 'order' listed twice" compare --task-steps order=5,order=6 --out @OUT
 fi
 if has_command analyze; then
   row none "--checkpoint" analyze --out @OUT

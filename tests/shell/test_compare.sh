@@ -70,6 +70,14 @@ numbers() {  # everything in results.h5 except wall_time datasets and wall_secon
 expect2 compare "${tiny[@]}" --out "$dir/bad" --jobs -1
 grep -q -- "--jobs must be >= 0" "$dir/err.log" || fail "--jobs -1 message"
 
+# ---- --task-steps: each task trains its own number of steps, and summary.md says so ----
+"$ordo" compare --tasks order,shift --encodings none "${model[@]}" --task-steps order=20 --out "$dir/ts" --quiet ||
+  fail "compare --task-steps exited $?"
+ts=$(h5ls -r "$dir/ts/results.h5")
+grep -q '^/runs/order/none/seed0/step  *Dataset {20}' <<<"$ts" || { echo "$ts"; fail "--task-steps order=20: order runs 20 steps"; }
+grep -q '^/runs/shift/none/seed0/step  *Dataset {30}' <<<"$ts" || { echo "$ts"; fail "--task-steps: shift keeps --steps 30"; }
+grep -q 'order 20, shift 30 steps per run' "$dir/ts/summary.md" || { cat "$dir/ts/summary.md"; fail "summary.md: per-task steps"; }
+
 # ---- no silent overwrite; --resume skips ----
 snapshot() { (cd "$out" && find . -type f | sort | xargs md5sum); }
 before=$(snapshot)
