@@ -44,12 +44,12 @@ std::string join(const std::vector<std::string>& items, const std::string& last_
   return out;
 }
 
-// The mean training loss over the second-to-last and the last tenth of the run (at least one
-// step each); NaN for both with fewer than 2 steps.
-void loss_trend(const std::vector<double>& loss, double& before_last, double& last) {
+// The mean training loss over the tenth of the run that ends at its midpoint and over its
+// last tenth (at least one step each); NaN for both with fewer than 2 steps.
+void loss_trend(const std::vector<double>& loss, double& mid, double& last) {
   const size_t n = loss.size();
   if (n < 2) {
-    before_last = last = kNaN;
+    mid = last = kNaN;
     return;
   }
   const size_t w = std::max<size_t>(1, n / 10);
@@ -59,7 +59,7 @@ void loss_trend(const std::vector<double>& loss, double& before_last, double& la
     return s / static_cast<double>(end - begin);
   };
   last = mean(n - w, n);
-  before_last = mean(n - std::min(n, 2 * w), n - w);
+  mid = mean(n / 2 - std::min(n / 2, w), n / 2);
 }
 
 // The mean final accuracy at `length`, NaN when the encoding has none there.
@@ -133,7 +133,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
         SeedOutcome so;
         so.seed = r->seed;
         so.steps = r->log.step.empty() ? 0 : r->log.step.back();
-        loss_trend(r->log.train_loss, so.loss_before_last, so.loss_last);
+        loss_trend(r->log.train_loss, so.loss_mid, so.loss_last);
         for (const auto& [len, points] : r->log.eval) {
           if (points.empty()) continue;
           acc[len].push_back(points.back().acc);
@@ -179,8 +179,7 @@ std::string format_stat(const Stat& s, int decimals) {
 }
 
 bool still_improving(const SeedOutcome& s, const FindingThresholds& th) {
-  return std::isfinite(s.loss_last) && std::isfinite(s.loss_before_last) &&
-         s.loss_last < (1 - th.improving) * s.loss_before_last;
+  return std::isfinite(s.loss_last) && std::isfinite(s.loss_mid) && s.loss_last < (1 - th.improving) * s.loss_mid;
 }
 
 namespace {
@@ -229,6 +228,7 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
   std::vector<std::string> out;
   std::map<std::string, int> solved_count;  // encoding -> tasks solved in every seed
   std::vector<std::string> all_encodings;
+  bool any_several_seeds = false;
   for (const TaskSummary& t : tasks) {
     std::vector<int64_t> extra;  // extrapolation lengths, increasing
     for (int64_t len : t.lengths)
@@ -273,8 +273,10 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       else no_extrapolation.push_back(label);
     }
 
+    any_several_seeds = any_several_seeds || several_seeds;
     const std::string name = "**" + t.task + "**: ";
-    const std::string every = several_seeds ? " in every seed" : "";
+    // With one seed a finding says so: it is one run's result, not a rate.
+    const std::string every = several_seeds ? " in every seed" : " (one seed)";
     if (solved_every.empty() && solved_some.empty()) {
       out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) +
                     " on the training lengths) in any seed within " + within +
@@ -288,11 +290,12 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
     }
     if (!improving.empty())
       out.push_back(name + "not solved within " + within + ", still improving (training loss fell by more than " +
-                    fixed(100 * th.improving, 0) + "% over the last tenth of the run" +
+                    fixed(100 * th.improving, 0) + "% over the second half of the run" +
                     (several_seeds ? std::string(" in the seeds named") : std::string()) + "): " + join(improving) + ".");
     if (!converged.empty())
-      out.push_back(name + "not solved in " + within + ", converged (training loss flat over the last tenth of the run" +
-                    every + "): " + join(converged) + ".");
+      out.push_back(name + "not solved in " + within + ", converged (training loss fell by less than " +
+                    fixed(100 * th.improving, 0) + "% over the second half of the run" +
+                    (several_seeds ? " in every seed" : "") + "): " + join(converged) + ".");
     if (!extra.empty()) {
       std::vector<std::string> parts;
       for (auto it = reach.rbegin(); it != reach.rend(); ++it)
@@ -322,7 +325,8 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       if (solved_count[e] == static_cast<int>(tasks.size())) every.push_back(e);
     if (!every.empty()) {
       out.push_back("**all tasks**: " + join(every) + (every.size() == 1 ? " solves" : " solve") + " all " +
-                    std::to_string(tasks.size()) + " tasks (in every seed).");
+                    std::to_string(tasks.size()) + " tasks" +
+                    (any_several_seeds ? " (in every seed)." : " (one seed)."));
     } else if (most > 0) {
       std::vector<std::string> top;
       for (const std::string& e : all_encodings)
