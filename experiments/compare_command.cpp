@@ -122,7 +122,7 @@ std::map<std::string, int64_t> parse_task_steps(const std::string& text, const s
 // summary.md's opening: the grid and the settings that were given.
 std::string preamble(const std::vector<std::string>& tasks, const std::vector<std::string>& encs, int64_t seeds,
                      const cli::Parsed& p, const TrainConfig& cfg, const std::map<std::string, int64_t>& task_steps,
-                     double wall) {
+                     double wall, double run_seconds) {
   std::ostringstream os;
   os << "Grid: " << tasks.size() << " task(s) x " << encs.size() << " encoding(s) x " << seeds << " seed(s) (seeds "
      << cfg.seed << ".." << cfg.seed + seeds - 1 << "), ";
@@ -135,7 +135,8 @@ std::string preamble(const std::vector<std::string>& tasks, const std::vector<st
     }
     os << " steps per run";
   }
-  os << "; grid wall time " << format_duration(wall) << " in this session.\n\n";
+  os << "; grid wall time " << format_duration(wall) << " in this session; the runs' own wall times add up to "
+     << format_duration(run_seconds) << ".\n\n";
   std::string given;
   for (const auto& [name, value] : p.given)
     if (find_setting(name)) given += " --" + name + " " + value;
@@ -386,6 +387,8 @@ int cmd_compare(const Args& args) {
   for (auto& s : slots) records.push_back(std::move(*s));
   if (trained == 0) write_results(results_path, records, shared);  // everything was skipped
   const double grid_seconds = elapsed();
+  double run_seconds = 0;  // training and evaluation of every run, in whichever session it ran
+  for (const RunRecord& r : records) run_seconds += r.log.total_wall_seconds;
   progress.finish("");
 
   // The summary, the plots, and the findings: from the logs, never by hand.
@@ -408,7 +411,8 @@ int cmd_compare(const Args& args) {
     for (const char* kind : {"_curves", "_lengths"})
       if (fs::exists(plot_dir + "/" + t.task + kind + ".png")) images[t.task].push_back("plots/" + t.task + kind + ".png");
   const std::string md =
-      render_summary_markdown(summary, notes, preamble(tasks, encs, seeds, p, p.config, task_steps, grid_seconds), images);
+      render_summary_markdown(summary, notes, preamble(tasks, encs, seeds, p, p.config, task_steps, grid_seconds, run_seconds),
+                              images);
   atomic_write(out + "/summary.md", [&](const std::string& tmp) {
     std::ofstream f(tmp, std::ios::binary);
     f << md;

@@ -28,8 +28,8 @@ namespace {
 
 // The demo preset: the one place to retune it. Flags of `ordo compare` / `ordo train`.
 const std::vector<std::string>& demo_preset() {
-  static const std::vector<std::string> preset = {"--seeds", "1", "--task-steps", "order=1000,shift=600,periodic=600",
-                                                  "--warmup", "60", "--eval-every", "100"};
+  static const std::vector<std::string> preset = {"--seeds", "1", "--task-steps", "order=2000,shift=600,periodic=300",
+                                                  "--eval-every", "200"};
   return preset;
 }
 constexpr double kDemoBudgetSeconds = 300;

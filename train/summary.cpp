@@ -27,6 +27,13 @@ int64_t setting_int(const std::map<std::string, std::string>& s, const std::stri
   }
 }
 
+// A percentage as short as it is exact: 0.005 -> "0.5%", 0.02 -> "2%".
+std::string percent(double fraction) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g%%", 100 * fraction);
+  return buf;
+}
+
 std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -226,7 +233,8 @@ std::string of_seeds(int k, int n) { return std::to_string(k) + " of " + std::to
 
 std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
   std::vector<std::string> out;
-  std::map<std::string, int> solved_count;  // encoding -> tasks solved in every seed
+  std::map<std::string, int> solved_count;     // encoding -> tasks solved in every seed
+  std::map<std::string, int> improving_count;  // encoding -> tasks not solved by every seed, still improving
   std::vector<std::string> all_encodings;
   bool any_several_seeds = false;
   for (const TaskSummary& t : tasks) {
@@ -256,7 +264,9 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
         ++solved_count[e.encoding];
       } else if (c.solved > 0) {
         solved_some.push_back(e.encoding + " in " + of_seeds(c.solved, c.seeds));
+        ++improving_count[e.encoding];  // other seeds solve it: not a limit of the encoding
       } else if (c.improving > 0) {
+        ++improving_count[e.encoding];
         improving.push_back(e.encoding + (c.seeds > 1 ? " (" + of_seeds(c.improving, c.seeds) + ")" : ""));
       } else {
         converged.push_back(e.encoding);
@@ -278,9 +288,21 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
     // With one seed a finding says so: it is one run's result, not a rate.
     const std::string every = several_seeds ? " in every seed" : " (one seed)";
     if (solved_every.empty() && solved_some.empty()) {
+      // The highest mean, and every encoding whose seeds reach the best one's lowest seed:
+      // with overlapping ranges the seeds do not rank them.
+      std::string top;
+      if (best) {
+        const Stat& b = best->acc.at(0);
+        std::vector<std::string> overlap;
+        for (const EncodingSummary& e : t.rows) {
+          auto it = e.acc.find(0);
+          if (&e != best && it != e.acc.end() && it->second.n > 0 && it->second.max >= b.min) overlap.push_back(e.encoding);
+        }
+        top = "; highest: " + best->encoding + " at " + fixed(b.mean, 3) +
+              (overlap.empty() ? std::string() : ", its seeds' range overlapping " + join(overlap));
+      }
       out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) +
-                    " on the training lengths) in any seed within " + within +
-                    (best ? "; best: " + best->encoding + " at " + fixed(mean_acc(*best, 0), 3) : std::string()) + ".");
+                    " on the training lengths) in any seed within " + within + top + ".");
     } else {
       std::vector<std::string> parts;
       if (!solved_every.empty()) parts.push_back(join(solved_every) + every);
@@ -290,11 +312,11 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
     }
     if (!improving.empty())
       out.push_back(name + "not solved within " + within + ", still improving (training loss fell by more than " +
-                    fixed(100 * th.improving, 0) + "% over the second half of the run" +
+                    percent(th.improving) + " over the second half of the run" +
                     (several_seeds ? std::string(" in the seeds named") : std::string()) + "): " + join(improving) + ".");
     if (!converged.empty())
       out.push_back(name + "not solved in " + within + ", converged (training loss fell by less than " +
-                    fixed(100 * th.improving, 0) + "% over the second half of the run" +
+                    percent(th.improving) + " over the second half of the run" +
                     (several_seeds ? " in every seed" : "") + "): " + join(converged) + ".");
     if (!extra.empty()) {
       std::vector<std::string> parts;
@@ -328,11 +350,17 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
                     std::to_string(tasks.size()) + " tasks" +
                     (any_several_seeds ? " (in every seed)." : " (one seed)."));
     } else if (most > 0) {
-      std::vector<std::string> top;
-      for (const std::string& e : all_encodings)
+      std::vector<std::string> top, could;
+      for (const std::string& e : all_encodings) {
         if (solved_count[e] == most) top.push_back(e);
+        else if (solved_count[e] + improving_count[e] >= most) could.push_back(e);
+      }
       out.push_back("**all tasks**: no encoding solves all " + std::to_string(tasks.size()) +
-                    " tasks in every seed; most solved (" + std::to_string(most) + "): " + join(top) + ".");
+                    " tasks in every seed; most solved (" + std::to_string(most) + "): " + join(top) +
+                    (could.empty() ? std::string()
+                                   : "; not ranked below them, being still improving (or solved by some seeds) where "
+                                     "not solved: " + join(could)) +
+                    ".");
     } else {
       out.push_back("**all tasks**: no encoding solves any task in every seed.");
     }
