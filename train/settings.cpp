@@ -44,11 +44,11 @@ std::vector<std::string> split_list(const std::string& text) {
 
 namespace {
 
+// The shortest text that reads back as exactly v: 0.9 prints "0.9", not 0.90000000000000002.
 std::string num(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 std::string join(const std::vector<int64_t>& v) {
