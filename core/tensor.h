@@ -2,7 +2,7 @@
 //
 // A Tensor is a cheap handle: a shape plus shared storage. Copying a Tensor shares the
 // storage (like a PyTorch tensor); clone() makes a deep copy. Storage comes from a
-// size-class pool (core/pool.h) so a training step that repeats the same shapes stops
+// size-class pool (core/tensor.cpp) so a training step that repeats the same shapes stops
 // touching the heap after the first step.
 //
 // `Real` is float32 in the library users train with and float64 in the reference build

@@ -2,7 +2,7 @@
 //
 // To add an encoding: write layers/posenc/<name>.cpp defining
 //   std::unique_ptr<PositionalEncoding> make_<name>(const EncodingConfig&);
-// and add ONE line to ORDO_ENCODINGS below (docs/add-encoding.md walks through it).
+// and add ONE line to ORDO_ENCODINGS below (README.md, "Add a positional encoding", walks through it).
 // The list is expanded twice: once to declare the factories, once to build the table.
 #include <string>
 
