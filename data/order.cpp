@@ -7,7 +7,11 @@ namespace ordo {
 
 OrderTask::OrderTask(const TaskConfig& config) : Task(config) {
   config_ = resolve_range(config_, kDefaultMinLen, kDefaultMaxLen);
-  const TaskConfig& c = config_;
+  vocab_ = config_.options.integer("vocab");
+  gap_ = config_.options.integer("gap");
+  struct {
+    int64_t min_len, max_len, vocab, gap;
+  } c{config_.min_len, config_.max_len, vocab_, gap_};
   ORDO_CHECK(c.vocab >= 1, "order: vocab (the number of filler tokens) must be >= 1, got ",
              c.vocab);
   ORDO_CHECK(c.min_len >= 2, "order: min_len must be >= 2 (A and B need two positions), got ",
@@ -28,16 +32,16 @@ Example OrderTask::example(uint64_t seed, uint64_t index, int64_t length) const 
   Example e;
   e.tokens.resize(length);
   for (int64_t t = 0; t < length; ++t)
-    e.tokens[t] = kFirstFiller + static_cast<int32_t>(rng.uniform_int(0, config_.vocab - 1));
+    e.tokens[t] = kFirstFiller + static_cast<int32_t>(rng.uniform_int(0, vocab_ - 1));
 
   int64_t pos_a, pos_b;
-  if (config_.gap == 0) {
+  if (gap_ == 0) {
     pos_a = rng.uniform_int(0, length - 1);
     pos_b = rng.uniform_int(0, length - 2);  // uniform over the other L - 1 positions
     if (pos_b >= pos_a) ++pos_b;
   } else {
-    const int64_t first = rng.uniform_int(0, length - 1 - config_.gap);
-    const int64_t second = first + config_.gap;
+    const int64_t first = rng.uniform_int(0, length - 1 - gap_);
+    const int64_t second = first + gap_;
     const bool a_first = rng.uniform_int(0, 1) == 1;
     pos_a = a_first ? first : second;
     pos_b = a_first ? second : first;
@@ -58,6 +62,18 @@ Example OrderTask::eval_twin(const Example& e) const {
   }
   twin.label = 1 - e.label;
   return twin;
+}
+
+TaskInfo task_info_order() {
+  return {
+      .name = "order",
+      .summary = "is A before B? one class per sequence (pooled head)",
+      .default_min_len = OrderTask::kDefaultMinLen,
+      .default_max_len = OrderTask::kDefaultMaxLen,
+      .options = {{"vocab", OptionType::Int, "8", "number of filler tokens"},
+                  {"gap", OptionType::Int, "0", "fix |pos(A) - pos(B)| (0 = random)"}},
+      .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<OrderTask>(c); },
+  };
 }
 
 }  // namespace ordo

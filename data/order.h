@@ -23,15 +23,19 @@ class OrderTask : public Task {
 
   std::string name() const override { return "order"; }
   HeadKind head() const override { return HeadKind::Pooled; }
-  int64_t vocab_size() const override { return config_.vocab + 3; }
+  int64_t vocab_size() const override { return vocab_ + 3; }
   int64_t num_classes() const override { return 2; }
-  int64_t min_valid_len() const override { return std::max<int64_t>(2, config_.gap + 1); }
+  double chance_level() const override { return 0.5; }  // swap-paired sets: exactly half are label 1
+  int64_t min_valid_len() const override { return std::max<int64_t>(2, gap_ + 1); }
 
   Example example(uint64_t seed, uint64_t index, int64_t length) const override;
 
   // A and B exchanged, label flipped.
   bool has_eval_twin() const override { return true; }
   Example eval_twin(const Example& e) const override;
+
+ private:
+  int64_t vocab_ = 0, gap_ = 0;  // --vocab fillers, --gap (0 = random)
 };
 
 }  // namespace ordo

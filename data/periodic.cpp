@@ -10,7 +10,17 @@ namespace ordo {
 
 PeriodicTask::PeriodicTask(const TaskConfig& config) : Task(config) {
   config_ = resolve_range(config_, kDefaultMinLen, kDefaultMaxLen);
-  const TaskConfig& c = config_;
+  const Options& o = config_.options;
+  vocab_ = o.integer("vocab");
+  p_min_ = o.integer("p-min");
+  p_max_ = o.integer("p-max");
+  mask_rate_ = o.real("mask-rate");
+  target_ = o.text("target");
+  struct {
+    int64_t min_len, vocab, p_min, p_max;
+    double mask_rate;
+    const std::string& target;
+  } c{config_.min_len, vocab_, p_min_, p_max_, mask_rate_, target_};
   ORDO_CHECK(c.target == "complete" || c.target == "period", "periodic: unknown target '",
              c.target, "'; known targets: complete, period");
   ORDO_CHECK(c.vocab >= 2, "periodic: vocab (the number of symbols) must be >= 2, since a ",
@@ -25,7 +35,7 @@ PeriodicTask::PeriodicTask(const TaskConfig& config) : Task(config) {
 }
 
 int64_t PeriodicTask::num_classes() const {
-  return complete() ? config_.vocab : config_.p_max - config_.p_min + 1;
+  return complete() ? vocab_ : p_max_ - p_min_ + 1;
 }
 
 bool PeriodicTask::is_primitive(const std::vector<int32_t>& motif) {
@@ -44,12 +54,12 @@ PeriodicTask::Sequence PeriodicTask::sequence(uint64_t seed, uint64_t index,
   check_length(length);
   CounterRng rng(seed, data_stream("periodic/example", index));
   Sequence s;
-  const int64_t p = rng.uniform_int(config_.p_min, config_.p_max);
+  const int64_t p = rng.uniform_int(p_min_, p_max_);
   s.period = p;
   s.motif.resize(p);
   do {
     for (int64_t i = 0; i < p; ++i)
-      s.motif[i] = kFirstSymbol + static_cast<int32_t>(rng.uniform_int(0, config_.vocab - 1));
+      s.motif[i] = kFirstSymbol + static_cast<int32_t>(rng.uniform_int(0, vocab_ - 1));
   } while (!is_primitive(s.motif));
   s.symbols.resize(length);
   for (int64_t t = 0; t < length; ++t) s.symbols[t] = s.motif[t % p];
@@ -67,7 +77,7 @@ PeriodicTask::Sequence PeriodicTask::sequence(uint64_t seed, uint64_t index,
   candidates.reserve(length - p);
   for (int64_t t = 0; t < length; ++t)
     if (!keeper[t]) candidates.push_back(t);
-  const int64_t wanted = std::llround(config_.mask_rate * static_cast<double>(length));
+  const int64_t wanted = std::llround(mask_rate_ * static_cast<double>(length));
   const int64_t num_masked = std::clamp<int64_t>(wanted, 1, length - p);
   for (int64_t i = 0; i < num_masked; ++i) {  // partial Fisher-Yates
     const int64_t j = rng.uniform_int(i, static_cast<int64_t>(candidates.size()) - 1);
@@ -82,7 +92,7 @@ Example PeriodicTask::example(uint64_t seed, uint64_t index, int64_t length) con
   Example e;
   if (!complete()) {
     e.tokens = s.symbols;
-    e.label = static_cast<int32_t>(s.period - config_.p_min);
+    e.label = static_cast<int32_t>(s.period - p_min_);
     return e;
   }
   e.tokens.resize(length);
@@ -93,6 +103,21 @@ Example PeriodicTask::example(uint64_t seed, uint64_t index, int64_t length) con
     if (s.masked[t]) e.targets[t] = s.symbols[t] - kFirstSymbol;
   }
   return e;
+}
+
+TaskInfo task_info_periodic() {
+  return {
+      .name = "periodic",
+      .summary = "continue a periodic pattern (token head) or name its period (pooled head)",
+      .default_min_len = PeriodicTask::kDefaultMinLen,
+      .default_max_len = PeriodicTask::kDefaultMaxLen,
+      .options = {{"vocab", OptionType::Int, "8", "number of symbols"},
+                  {"p-min", OptionType::Int, "2", "smallest period"},
+                  {"p-max", OptionType::Int, "8", "largest period"},
+                  {"mask-rate", OptionType::Real, "0.25", "target complete: fraction of positions masked"},
+                  {"target", OptionType::Text, "complete", "complete (fill masked positions) or period"}},
+      .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<PeriodicTask>(c); },
+  };
 }
 
 }  // namespace ordo

@@ -25,12 +25,13 @@ class PeriodicTask : public Task {
 
   std::string name() const override { return "periodic"; }
   HeadKind head() const override { return complete() ? HeadKind::Token : HeadKind::Pooled; }
-  int64_t vocab_size() const override { return config_.vocab + 2; }
+  int64_t vocab_size() const override { return vocab_ + 2; }
   int64_t num_classes() const override;
-  int64_t min_valid_len() const override { return 2 * config_.p_max; }
+  double chance_level() const override { return 1.0 / static_cast<double>(num_classes()); }
+  int64_t min_valid_len() const override { return 2 * p_max_; }
 
-  bool complete() const { return config_.target == "complete"; }
-  int64_t period_of_class(int32_t cls) const { return config_.p_min + cls; }
+  bool complete() const { return target_ == "complete"; }
+  int64_t period_of_class(int32_t cls) const { return p_min_ + cls; }
 
   // Everything a sequence is made from, before it becomes an Example.
   struct Sequence {
@@ -45,6 +46,11 @@ class PeriodicTask : public Task {
 
   // True iff `motif` is not periodic with a smaller period dividing its length.
   static bool is_primitive(const std::vector<int32_t>& motif);
+
+ private:
+  int64_t vocab_ = 0, p_min_ = 0, p_max_ = 0;  // --vocab symbols, --p-min, --p-max
+  double mask_rate_ = 0;                        // --mask-rate
+  std::string target_;                          // --target: complete | period
 };
 
 }  // namespace ordo

@@ -7,16 +7,16 @@ namespace ordo {
 
 ShiftTask::ShiftTask(const TaskConfig& config) : Task(config) {
   config_ = resolve_range(config_, kDefaultMinLen, kDefaultMaxLen);
-  const TaskConfig& c = config_;
-  ORDO_CHECK(c.k >= 0, "shift: k must be >= 0, got ", c.k);
-  ORDO_CHECK(c.min_len > c.k, "shift: min_len ", c.min_len, " must be > k = ", c.k,
+  k_ = config_.options.integer("k");
+  ORDO_CHECK(k_ >= 0, "shift: k must be >= 0, got ", k_);
+  ORDO_CHECK(config_.min_len > k_, "shift: min_len ", config_.min_len, " must be > k = ", k_,
              " (a sequence needs at least one scored position)");
 }
 
 Example ShiftTask::example(uint64_t seed, uint64_t index, int64_t length) const {
   check_length(length);
   CounterRng rng(seed, data_stream("shift/example", index));
-  const int64_t k = config_.k;
+  const int64_t k = k_;
   Example e;
   e.tokens.resize(length);
   e.targets.assign(length, 0);
@@ -30,6 +30,17 @@ Example ShiftTask::example(uint64_t seed, uint64_t index, int64_t length) const 
     }
   }
   return e;
+}
+
+TaskInfo task_info_shift() {
+  return {
+      .name = "shift",
+      .summary = "output the input delayed by k (token head)",
+      .default_min_len = ShiftTask::kDefaultMinLen,
+      .default_max_len = ShiftTask::kDefaultMaxLen,
+      .options = {{"k", OptionType::Int, "10", "the shift"}},
+      .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ShiftTask>(c); },
+  };
 }
 
 }  // namespace ordo

@@ -20,10 +20,14 @@ class ShiftTask : public Task {
   HeadKind head() const override { return HeadKind::Token; }
   int64_t vocab_size() const override { return 3; }
   int64_t num_classes() const override { return 2; }
-  int64_t min_valid_len() const override { return config_.k + 1; }
-  int64_t k() const { return config_.k; }
+  double chance_level() const override { return 0.5; }  // uniform random bits
+  int64_t min_valid_len() const override { return k_ + 1; }
+  int64_t k() const { return k_; }
 
   Example example(uint64_t seed, uint64_t index, int64_t length) const override;
+
+ private:
+  int64_t k_ = 0;  // --k
 };
 
 }  // namespace ordo

@@ -1,4 +1,4 @@
-// data/task.cpp: batching, collation and the task registry.
+// data/task.cpp: batching and collation.
 #include "data/task.h"
 
 #include <algorithm>
@@ -6,9 +6,6 @@
 
 #include "core/parallel.h"
 #include "core/rng.h"
-#include "data/order.h"
-#include "data/periodic.h"
-#include "data/shift.h"
 
 namespace ordo {
 
@@ -96,39 +93,6 @@ Batch Task::batch(uint64_t seed, uint64_t index, int64_t batch_size, bool same_l
     examples[i] = example(seed, global, length);
   });
   return collate(examples, head());
-}
-
-namespace {
-
-using TaskFactory = std::function<std::unique_ptr<Task>(const TaskConfig&)>;
-
-// The registry: one line per task.
-const std::vector<std::pair<std::string, TaskFactory>>& registry() {
-  static const std::vector<std::pair<std::string, TaskFactory>> tasks = {
-      {"order", [](const TaskConfig& c) { return std::make_unique<OrderTask>(c); }},
-      {"shift", [](const TaskConfig& c) { return std::make_unique<ShiftTask>(c); }},
-      {"periodic", [](const TaskConfig& c) { return std::make_unique<PeriodicTask>(c); }},
-  };
-  return tasks;
-}
-
-}  // namespace
-
-const std::vector<std::string>& task_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const auto& entry : registry()) n.push_back(entry.first);
-    return n;
-  }();
-  return names;
-}
-
-std::unique_ptr<Task> make_task(const TaskConfig& config) {
-  for (const auto& [name, factory] : registry())
-    if (name == config.name) return factory(config);
-  std::string known;
-  for (const std::string& n : task_names()) known += (known.empty() ? "" : ", ") + n;
-  fail("unknown task '", config.name, "'; known tasks: ", known);
 }
 
 }  // namespace ordo

@@ -8,8 +8,9 @@
 //   Batch b = task->batch(/*seed=*/1, /*index=*/step, /*batch_size=*/64);
 //   // b.tokens (B, L) ids, 0 = PAD; b.targets / b.score (B, L) for a token head, (B) pooled.
 //
-// Token id 0 is PAD in every task. Adding a task: subclass Task, add one line to the
-// registry in data/task.cpp.
+// Token id 0 is PAD in every task. Adding a task: one file that subclasses Task and
+// declares its TaskInfo (name, lengths, options), plus one line in data/registry.cpp
+// (docs/guides/add-task.md walks through it).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/options.h"
 #include "core/tensor.h"
 
 namespace ordo {
@@ -28,17 +30,21 @@ enum class HeadKind { Token, Pooled };
 
 const char* head_kind_name(HeadKind head);  // "token" / "pooled"
 
-// Every task setting of SPEC section 3, with the SPEC defaults. A task reads only the
-// fields that concern it.
+// The values of every registered task's options (TaskInfo::options), at their defaults.
+Options task_options();
+
+// The settings a task is built with. A task reads only its own options.
 struct TaskConfig {
-  std::string name = "order";          // order | shift | periodic
-  int64_t min_len = -1, max_len = -1;  // training length range; -1 = the task's SPEC default
-  int64_t vocab = 8;                   // order: number of fillers; periodic: number of symbols
-  int64_t gap = 0;                     // order: fixed |pos(A) - pos(B)|, 0 = random
-  int64_t k = 10;                      // shift: the shift
-  int64_t p_min = 2, p_max = 8;        // periodic: period range
-  double mask_rate = 0.25;             // periodic/complete: fraction of positions masked
-  std::string target = "complete";     // periodic: complete | period
+  std::string name = "order";
+  int64_t min_len = -1, max_len = -1;  // training length range; -1 = the task's default
+  Options options = task_options();    // each task reads its own, by name
+
+  // Sets one option by name ("k", "10"); returns *this, so configs read in one line:
+  //   make_task(TaskConfig{.name = "shift"}.with("k", "3"))
+  TaskConfig& with(const std::string& option, const std::string& value) {
+    options.set(option, value);
+    return *this;
+  }
 };
 
 // One sequence. Token tasks fill `targets` and `scored` (one entry per position; an
@@ -75,6 +81,8 @@ class Task {
   virtual HeadKind head() const = 0;
   virtual int64_t vocab_size() const = 0;   // number of token ids, PAD 0 included
   virtual int64_t num_classes() const = 0;
+  // The score of a guess that ignores the input: the accuracy that means "nothing learned".
+  virtual double chance_level() const = 0;
   virtual int64_t min_len() const { return config_.min_len; }  // training range, inclusive
   virtual int64_t max_len() const { return config_.max_len; }
   // The smallest length example() accepts (an evaluation length must be at least this).
@@ -110,9 +118,26 @@ class Task {
   TaskConfig config_;
 };
 
-// Builds a task by name from the registry; an unknown name is an error listing the known
-// ones. Invalid settings are errors naming the setting and the accepted values.
+using TaskFactory = std::unique_ptr<Task> (*)(const TaskConfig&);
+
+// What a task's file declares about it: the registry (data/registry.cpp) lists one
+// `TaskInfo task_info_<name>()` per task.
+struct TaskInfo {
+  std::string name;
+  std::string summary;               // one line for --help
+  int64_t default_min_len = 0, default_max_len = 0;
+  std::vector<OptionSpec> options;   // its own options: flags, --help, logs, checkpoints
+  TaskFactory make;
+};
+
+// Every registered task, in registry order.
+const std::vector<TaskInfo>& tasks();
+// The registry entry of `name`; an unknown name is an error listing the known ones.
+const TaskInfo& task_info(const std::string& name);
+// Builds a task by name from the registry. Invalid settings are errors naming the setting
+// and the accepted values.
 std::unique_ptr<Task> make_task(const TaskConfig& config);
 const std::vector<std::string>& task_names();
+std::string task_names_list();  // "order, shift, periodic"
 
 }  // namespace ordo

@@ -35,6 +35,7 @@
 #include "train/checkpoint.h"
 #include "train/hdf5.h"
 #include "train/plots.h"
+#include "train/settings.h"
 #include "train/trainer.h"
 
 namespace ordo {
@@ -55,17 +56,27 @@ const std::vector<cli::Option>& analyze_options() {
   return opts;
 }
 
+// The subcommand's own flags, then every encoding's options (EncodingInfo::options).
 const std::vector<cli::Option>& inspect_options() {
-  static const std::vector<cli::Option> opts = {
-      {"len", "sequence length L (the matrix is L x L)", "64", false},
-      {"d", "model width d", "64", false},
-      {"heads", "attention heads H", "4", false},
-      {"head", "rope/alibi/t5: show this head only (-1 = mean over heads)", "-1", false},
-      {"grid-w", "fourier2d: grid width", "0", false},
-      {"checkpoint", "show the trained encoding of this checkpoint (then E, --d, --heads come from it)", "", false},
-      {"out", "output directory", "pe-<E>-L<len>-d<d>", false},
-      {"quiet", "print nothing but errors", "", true},
-  };
+  static const std::vector<cli::Option> opts = [] {
+    std::vector<cli::Option> o = {
+        {"len", "sequence length L (the matrix is L x L)", "64", false},
+        {"d", "model width d", "64", false},
+        {"heads", "attention heads H", "4", false},
+        {"head", "encodings with per-head terms (rotate, bias): show this head only (-1 = mean over heads)", "-1",
+         false},
+        {"checkpoint", "show the trained encoding of this checkpoint (then E, --d, --heads and its options come "
+                       "from it)", "", false},
+        {"out", "output directory", "pe-<E>-L<len>-d<d>", false},
+        {"quiet", "print nothing but errors", "", true},
+    };
+    const Options defaults = encoding_options();
+    for (const EncodingInfo& e : encodings())
+      for (const OptionSpec& spec : e.options)
+        o.push_back({spec.name, e.name + ": " + spec.help, defaults.values().at(spec.name),
+                     spec.type == OptionType::Bool});
+    return o;
+  }();
   return opts;
 }
 
@@ -235,7 +246,7 @@ int cmd_inspect_pe(const Args& args) {
   std::unique_ptr<PositionalEncoding> own;  // otherwise: a fresh one
   PositionalEncoding* enc = nullptr;
   std::string name, out;
-  int64_t L = 0, D = 0, H = 0, head = -1, grid_w = 0;
+  int64_t L = 0, D = 0, H = 0, head = -1;
   try {
     p = cli::parse(args, inspect_options(), false, 1);
     if (p.help) {
@@ -247,8 +258,6 @@ int cmd_inspect_pe(const Args& args) {
     }
     L = positive(p, "len", 2048);
     head = parse_int("head", p.option("head"));
-    grid_w = parse_int("grid-w", p.option("grid-w"));
-    ORDO_CHECK(grid_w >= 0, "--grid-w must be >= 0, got ", grid_w);
     if (!p.option("checkpoint").empty()) {
       Checkpoint ck = load_checkpoint(p.option("checkpoint"));
       trainer = std::make_unique<Trainer>(from_settings(ck.config));
@@ -259,11 +268,9 @@ int cmd_inspect_pe(const Args& args) {
                  p.positional[0]);
       D = trainer->config().model.d_model;
       H = trainer->config().model.n_heads;
-      grid_w = trainer->config().model.posenc.grid_w;
     } else {
-      std::string known;
-      for (const auto& e : encodings()) known += (known.empty() ? "" : ", ") + std::string(e.name);
-      ORDO_CHECK(!p.positional.empty(), "name the encoding: ordo inspect-pe E --len L --d D; known: ", known);
+      ORDO_CHECK(!p.positional.empty(), "name the encoding: ordo inspect-pe E --len L --d D; known: ",
+                 encoding_names());
       name = p.positional[0];
       D = positive(p, "d", 4096);
       H = positive(p, "heads", 256);
@@ -272,7 +279,8 @@ int cmd_inspect_pe(const Args& args) {
       ec.d_model = D;
       ec.n_heads = H;
       ec.max_len = L;
-      ec.grid_w = grid_w;
+      for (const OptionSpec& spec : encoding_info(name).options) ec.options.set(spec.name, p.option(spec.name));
+      if (encoding_info(name).check) encoding_info(name).check(ec);
       own = make_encoding(name, ec);
       enc = own.get();
     }
@@ -292,7 +300,6 @@ int cmd_inspect_pe(const Args& args) {
   pos.batch = 1;
   pos.length = L;
   pos.lengths = {static_cast<int32_t>(L)};
-  pos.grid_w = grid_w;
   std::vector<double> S(static_cast<size_t>(L * L), 0.0);
   std::vector<std::string> parts;
   // (a) embed: PE = embed(0).
@@ -342,7 +349,7 @@ int cmd_inspect_pe(const Args& args) {
   }
   std::string what = parts.empty() ? std::string("no positional term (all zeros)") : parts[0];
   for (size_t i = 1; i < parts.size(); ++i) what += " + " + parts[i];
-  const bool untrained_table = !trainer && (name == "learned" || name == "t5");
+  const bool untrained_table = !trainer && !enc->parameters().empty();
 
   fs::create_directories(out);
   PlotFiles plot = write_heatmap_plot(out, "similarity",
@@ -353,7 +360,7 @@ int cmd_inspect_pe(const Args& args) {
   if (!quiet) {
     std::printf("%s: S(t, u) = %s\n", name.c_str(), what.c_str());
     if (untrained_table)
-      std::printf("note: %s is a learned table; untrained it shows its random N(0, 0.02) initialisation "
+      std::printf("note: %s has learned parameters; untrained it shows their random initialisation "
                   "(pass --checkpoint to see a trained one)\n", name.c_str());
     std::printf("S(0, 0) = %.4f  S(0, 1) = %.4f  S(0, L/2) = %.4f  S(0, L-1) = %.4f\n", S[0], L > 1 ? S[1] : S[0],
                 S[L / 2], S[L - 1]);

@@ -34,6 +34,7 @@
 #include "train/plots.h"
 #include "train/results.h"
 #include "train/summary.h"
+#include "train/settings.h"
 #include "train/trainer.h"
 
 namespace ordo {

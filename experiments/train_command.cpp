@@ -14,6 +14,7 @@
 #include "experiments/progress.h"
 #include "train/checkpoint.h"
 #include "train/results.h"
+#include "train/settings.h"
 #include "train/trainer.h"
 
 namespace ordo {

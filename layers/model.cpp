@@ -82,7 +82,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
     for (auto& l : lens) ++l;
     Lx = L + 1;
   }
-  Positions pos = make_positions(Lx, lens, cfg_.posenc.grid_w);
+  Positions pos = make_positions(Lx, lens);
   std::optional<Var> omask;  // none when no position is padding
   if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
     omask = t.input(output_mask(pos));

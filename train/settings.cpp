@@ -5,51 +5,16 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <set>
+
+#include "data/task.h"
 #include "layers/posenc/encoding.h"
 
 namespace ordo {
 
-int64_t parse_int(const std::string& flag, const std::string& text) {
-  int64_t v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  ORDO_CHECK(!text.empty() && ec == std::errc() && ptr == end, "--", flag, " expects a whole number, got '",
-             text, "'");
-  return v;
-}
-
-double parse_double(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  ORDO_CHECK(!text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(v), "--",
-             flag, " expects a finite number, got '", text, "'");
-  return v;
-}
-
-bool parse_bool(const std::string& flag, const std::string& text) {
-  if (text == "true" || text == "on" || text == "1" || text == "yes") return true;
-  if (text == "false" || text == "off" || text == "0" || text == "no") return false;
-  fail("--", flag, " expects true or false, got '", text, "'");
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 namespace {
 
-// The shortest text that reads back as exactly v: 0.9 prints "0.9", not 0.90000000000000002.
-std::string num(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
+std::string num(double v) { return format_real(v); }
 
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
@@ -96,34 +61,54 @@ Setting bool_setting(const char* name, const char* group, const char* help, Get 
                  [field, name](TrainConfig& c, const std::string& s) { field(c) = parse_bool(name, s); }};
 }
 
-std::string encoding_help() {
-  std::string s = "positional encoding: ";
+// One setting per declared option of a task or an encoding. An option several parts declare
+// (e.g. --vocab) is one setting, its help naming each part.
+Setting option_setting(const OptionSpec& spec, const char* group, const std::string& help,
+                       Options& (*values)(TrainConfig&)) {
+  const std::string name = spec.name;
+  return Setting{name, group, help, spec.type == OptionType::Bool, true,
+                 [values, name](const TrainConfig& c) { return values(const_cast<TrainConfig&>(c)).values().at(name); },
+                 [values, name](TrainConfig& c, const std::string& s) { values(c).set(name, s); }};
+}
+
+template <class Info>
+void add_option_settings(std::vector<Setting>& table, const std::vector<Info>& parts, const char* group,
+                         Options& (*values)(TrainConfig&)) {
+  std::vector<const OptionSpec*> specs;  // first declaration of each name, in registry order
+  std::map<std::string, std::string> help;
+  for (const Info& part : parts)
+    for (const OptionSpec& o : part.options) {
+      if (!help.count(o.name)) specs.push_back(&o);
+      std::string& h = help[o.name];
+      h += (h.empty() ? "" : "; ") + part.name + ": " + o.help;
+    }
+  for (const OptionSpec* o : specs) table.push_back(option_setting(*o, group, help[o->name], values));
+}
+
+std::string list_help(const char* what, const std::string& names) { return std::string(what) + ": " + names; }
+
+std::string length_help(bool min) {
+  std::string s = min ? "shortest training sequence (-1 = task default:" : "longest training sequence (-1 = task default:";
   bool first = true;
-  for (const auto& e : encodings()) {
-    s += (first ? "" : ", ") + std::string(e.name);
+  for (const TaskInfo& t : tasks()) {
+    s += (first ? " " : ", ") + t.name + " " + std::to_string(min ? t.default_min_len : t.default_max_len);
     first = false;
   }
-  return s;
+  return s + ")";
 }
 
 std::vector<Setting> build_table() {
-  static const std::string enc_help = encoding_help();
+  const std::string task_help = list_help("task", task_names_list());
+  const std::string enc_help = list_help("positional encoding", encoding_names());
+  const std::string min_help = length_help(true), max_help = length_help(false);
   using C = TrainConfig;
-  return {
-      text_setting("task", "task", "task: order, shift, periodic", [](C& c) -> auto& { return c.task.name; }),
-      int_setting("min-len", "task", "shortest training sequence (-1 = task default: order 8, shift 16, periodic 16)",
-                  [](C& c) -> auto& { return c.task.min_len; }),
-      int_setting("max-len", "task", "longest training sequence (-1 = task default: order 32, shift 64, periodic 64)",
-                  [](C& c) -> auto& { return c.task.max_len; }),
-      int_setting("vocab", "task", "fillers (order) or symbols (periodic)", [](C& c) -> auto& { return c.task.vocab; }),
-      int_setting("gap", "task", "order: fix |pos(A) - pos(B)| (0 = random)", [](C& c) -> auto& { return c.task.gap; }),
-      int_setting("k", "task", "shift: the shift", [](C& c) -> auto& { return c.task.k; }),
-      int_setting("p-min", "task", "periodic: smallest period", [](C& c) -> auto& { return c.task.p_min; }),
-      int_setting("p-max", "task", "periodic: largest period", [](C& c) -> auto& { return c.task.p_max; }),
-      real_setting("mask-rate", "task", "periodic/complete: fraction of positions masked",
-                   [](C& c) -> auto& { return c.task.mask_rate; }),
-      text_setting("target", "task", "periodic: complete or period", [](C& c) -> auto& { return c.task.target; }),
-
+  std::vector<Setting> table = {
+      text_setting("task", "task", task_help.c_str(), [](C& c) -> auto& { return c.task.name; }),
+      int_setting("min-len", "task", min_help.c_str(), [](C& c) -> auto& { return c.task.min_len; }),
+      int_setting("max-len", "task", max_help.c_str(), [](C& c) -> auto& { return c.task.max_len; }),
+  };
+  add_option_settings(table, tasks(), "task", [](C& c) -> Options& { return c.task.options; });
+  const std::vector<Setting> model = {
       text_setting("encoding", "model", enc_help.c_str(), [](C& c) -> auto& { return c.model.encoding; }),
       int_setting("d-model", "model", "model width d", [](C& c) -> auto& { return c.model.d_model; }),
       int_setting("heads", "model", "attention heads H (must divide d-model)", [](C& c) -> auto& { return c.model.n_heads; }),
@@ -136,17 +121,12 @@ std::vector<Setting> build_table() {
       bool_setting("scale-output-init", "model", "init W_o and fc2 with std 0.02 / sqrt(2 layers) instead of 0.02",
                    [](C& c) -> auto& { return c.model.scale_output_init; }),
       real_setting("dropout", "model", "dropout probability on sub-layer outputs", [](C& c) -> auto& { return c.model.dropout; }),
-      int_setting("pe-max-len", "model", "learned table rows / rbf span (0 = training max-len)",
+      int_setting("pe-max-len", "model", "positions an encoding is sized for: learned table rows, rbf span (0 = training max-len)",
                   [](C& c) -> auto& { return c.pe_max_len; }),
-      int_setting("grid-w", "model", "fourier2d: grid width W, t -> (t mod W, t div W) (0 = none)",
-                  [](C& c) -> auto& { return c.model.posenc.grid_w; }),
-      real_setting("rope-base", "model", "rope: frequency base", [](C& c) -> auto& { return c.model.posenc.rope_base; }),
-      int_setting("t5-buckets", "model", "t5: relative-position buckets", [](C& c) -> auto& { return c.model.posenc.t5_buckets; }),
-      int_setting("t5-max-distance", "model", "t5: distance of the last bucket",
-                  [](C& c) -> auto& { return c.model.posenc.t5_max_distance; }),
-      real_setting("rbf-sigma", "model", "rbf: kernel width (0 = centre spacing)",
-                   [](C& c) -> auto& { return c.model.posenc.rbf_sigma; }),
-
+  };
+  table.insert(table.end(), model.begin(), model.end());
+  add_option_settings(table, encodings(), "model", [](C& c) -> Options& { return c.model.posenc.options; });
+  const std::vector<Setting> rest = {
       text_setting("optimizer", "training", "adamw or sgd", [](C& c) -> auto& { return c.optimizer.name; }),
       real_setting("lr", "training", "peak learning rate", [](C& c) -> auto& { return c.lr; }),
       int_setting("steps", "training", "training steps", [](C& c) -> auto& { return c.steps; }),
@@ -177,6 +157,12 @@ std::vector<Setting> build_table() {
       bool_setting("check-numerics", "runtime", "scan every op for NaN/Inf and name the first", [](C& c) -> auto& {
         return c.check_numerics; }, false),
   };
+  table.insert(table.end(), rest.begin(), rest.end());
+  std::set<std::string> names;
+  for (const Setting& st : table)
+    ORDO_CHECK(names.insert(st.name).second, "setting --", st.name,
+               " is declared twice (an encoding's or a task's option may not reuse a setting's name)");
+  return table;
 }
 
 }  // namespace
@@ -233,10 +219,6 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(c.eval_batch > 0, "--eval-batch must be positive, got ", c.eval_batch);
   for (int64_t len : c.eval_lens) ORDO_CHECK(len > 0, "--eval-lens: lengths must be positive, got ", len);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
-  ORDO_CHECK(c.model.posenc.grid_w >= 0, "--grid-w must be >= 0, got ", c.model.posenc.grid_w);
-  ORDO_CHECK(c.model.posenc.rope_base > 1, "--rope-base must be > 1, got ", c.model.posenc.rope_base);
-  ORDO_CHECK(c.model.posenc.rbf_sigma >= 0, "--rbf-sigma must be >= 0 (0 = centre spacing), got ",
-             c.model.posenc.rbf_sigma);
   ORDO_CHECK(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1, "--momentum must be in [0, 1), got ",
              c.optimizer.momentum);
   ORDO_CHECK(c.optimizer.beta1 >= 0 && c.optimizer.beta1 < 1, "--beta1 must be in [0, 1), got ", c.optimizer.beta1);
@@ -253,17 +235,9 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(m.n_layers > 0, "--layers must be positive, got ", m.n_layers);
   ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
   ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
-  // Every task is 1-D: fourier2d gets its grid only from --grid-w.
-  ORDO_CHECK(m.encoding != "fourier2d" || m.posenc.grid_w > 0,
-             "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to (t mod W, t div W); the task '",
-             c.task.name, "' is 1-D");
-  bool known = false;
-  std::string names;
-  for (const auto& e : encodings()) {
-    known = known || c.model.encoding == e.name;
-    names += (names.empty() ? "" : ", ") + std::string(e.name);
-  }
-  ORDO_CHECK(known, "unknown encoding '", c.model.encoding, "'; known: ", names);
+  const EncodingInfo& encoding = encoding_info(c.model.encoding);  // an unknown name lists the known ones
+  if (encoding.check) encoding.check(c.model.posenc);
+  task_info(c.task.name);
   if (!c.head.empty()) parse_head(c.head);
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "data/task.h"
 
 namespace ordo {
 namespace {
@@ -94,19 +95,21 @@ void Stat::add_all(const std::vector<double>& values) {
 }
 
 double chance_level(const std::string& task, const std::map<std::string, std::string>& settings) {
-  if (task == "order" || task == "shift") return 0.5;
-  if (task == "periodic") {
-    auto target = settings.find("target");
-    if (target == settings.end() || target->second == "complete") {
-      const int64_t v = setting_int(settings, "vocab", 8);
-      return v > 0 ? 1.0 / static_cast<double>(v) : kNaN;
+  // The task itself knows (Task::chance_level); it is rebuilt from the run's settings.
+  try {
+    TaskConfig config;
+    config.name = task;
+    const TaskInfo& info = task_info(task);
+    config.min_len = setting_int(settings, "min-len", -1);
+    config.max_len = setting_int(settings, "max-len", -1);
+    for (const OptionSpec& o : info.options) {
+      auto it = settings.find(o.name);
+      if (it != settings.end()) config.options.set(o.name, it->second);
     }
-    if (target->second == "period") {
-      const int64_t periods = setting_int(settings, "p-max", 8) - setting_int(settings, "p-min", 2) + 1;
-      return periods > 0 ? 1.0 / static_cast<double>(periods) : kNaN;
-    }
+    return make_task(config)->chance_level();
+  } catch (const Error&) {
+    return kNaN;  // a task this build does not know, or settings it does not accept
   }
-  return kNaN;
 }
 
 std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved) {

@@ -31,9 +31,8 @@
 //   * at chance: every seed's final accuracy on the training lengths is within chance_margin
 //     (0.02) of the chance level, every seed has converged and no seed solved it: "stays at
 //     chance"; a cell at chance but still improving is reported as not solved, still
-//     improving. Chance per task (chance_level): order 0.5, shift 0.5 (one bit),
-//     periodic/complete 1/V (V symbols, 1/8 = 0.125 by default), periodic/period
-//     1/(p_max - p_min + 1); unknown tasks have no chance level (NaN) and no chance finding;
+//     improving. The chance level is the task's own (Task::chance_level, e.g. 0.5 for
+//     order); tasks this build does not know have none (NaN) and no chance finding;
 //   * extrapolates to L: accuracy >= extrapolates (0.9) at every extrapolation length up to
 //     and including L, in every seed (so "to 2x only" when 4x fails); when some seeds reach
 //     further, "(4x in 1 of 3 seeds)" says so;

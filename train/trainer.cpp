@@ -1,3 +1,4 @@
+#include "train/settings.h"
 #include "train/trainer.h"
 
 #include <chrono>
@@ -51,10 +52,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   m.seed = cfg_.seed;
   const int64_t positions = task_->max_len() + (m.head == HeadType::Cls ? 1 : 0);
   m.posenc.max_len = cfg_.pe_max_len > 0 ? cfg_.pe_max_len : positions;
-  if (m.encoding == "learned")
-    ORDO_CHECK(m.posenc.max_len >= positions, "--pe-max-len ", m.posenc.max_len,
-               " is below the training max_len ", positions,
-               ": the learned table needs a row for every training position");
+  m.posenc.train_positions = positions;
   model_ = std::make_unique<EncoderModel>(m);
   params_ = model_->parameters();
   optimizer_ = make_optimizer(cfg_.optimizer, params_);

@@ -21,37 +21,12 @@
 #include "data/task.h"
 #include "layers/model.h"
 #include "train/checkpoint.h"
+#include "train/config.h"
 #include "train/metrics.h"
 #include "train/optimizer.h"
 #include "train/run_log.h"
 
 namespace ordo {
-
-struct TrainConfig {
-  TaskConfig task;
-  ModelConfig model;             // vocab_size, num_classes and head come from the task
-  OptimizerConfig optimizer;
-  double lr = 1e-3;
-  int64_t steps = 2000;
-  int64_t batch_size = 64;
-  int64_t warmup = 100;
-  double clip = 1.0;             // global gradient norm; 0 = off
-  int64_t eval_every = 250;      // and always at the last step; 0 = only at the last step
-  std::vector<int64_t> eval_lens;  // extrapolation lengths; empty = 2x and 4x max_len
-  int64_t eval_batch = 128;
-  uint64_t seed = 0;
-  uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets
-  bool same_length = true;       // one length per training batch: no padding FLOPs
-  bool check_numerics = false;   // scan every op output; name the first non-finite one
-  std::string head;              // "" = the task's head; "cls" = a learned cls token
-  int64_t pe_max_len = 0;        // learned table rows / rbf span; 0 = the training max_len
-};
-
-// Checks every setting; throws ordo::Error naming the setting and the accepted values.
-void validate(const TrainConfig& cfg);
-// The settings as text (for HDF5 attributes and checkpoints), and back.
-std::map<std::string, std::string> to_settings(const TrainConfig& cfg);
-TrainConfig from_settings(const std::map<std::string, std::string>& settings);
 
 struct StepInfo {
   int64_t step;         // 0-based index of the step just taken

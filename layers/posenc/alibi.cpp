@@ -66,8 +66,15 @@ class AlibiEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_alibi(const EncodingConfig& cfg) {
-  return std::make_unique<AlibiEncoding>(cfg);
+EncodingInfo encoding_info_alibi() {
+  return {
+      .name = "alibi",
+      .summary = "bias: -m_h |t - u| with geometric head slopes",
+      .options = {},  // none
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<AlibiEncoding>(c);
+      },
+  };
 }
 
 }  // namespace ordo

@@ -53,8 +53,15 @@ class CyclicEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_cyclic(const EncodingConfig& cfg) {
-  return std::make_unique<CyclicEncoding>(cfg);
+EncodingInfo encoding_info_cyclic() {
+  return {
+      .name = "cyclic",
+      .summary = "embed: harmonics of 2 pi t / L, the sequence as a ring",
+      .options = {},  // none
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<CyclicEncoding>(c);
+      },
+  };
 }
 
 }  // namespace ordo

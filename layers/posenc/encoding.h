@@ -6,8 +6,8 @@
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only.
 // The attention layer calls these hooks and never names an encoding. An encoding is one
-// file in this folder plus one line in registry.cpp (see README, "Add a positional
-// encoding").
+// file in this folder, which also declares the encoding's options (EncodingInfo), plus one
+// line in registry.cpp (docs/guides/add-encoding.md walks through it).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/options.h"
 #include "core/tape.h"
 
 namespace ordo {
@@ -31,19 +32,20 @@ struct Positions {
   int64_t grid_w = 0;            // 2-D tasks: t -> (t mod grid_w, t div grid_w); 0 = 1-D
 };
 
+// The values of every registered encoding's options (EncodingInfo::options), at their
+// defaults.
+Options encoding_options();
+
 // Everything an encoding may need to build itself. Fields an encoding does not use are
 // ignored; values it cannot work with are an error at construction.
 struct EncodingConfig {
   int64_t d_model = 64;
   int64_t n_heads = 4;
-  int64_t max_len = 512;   // learned: table rows; rbf: the span of the centres
-  int64_t grid_w = 0;      // fourier2d: grid width (required there)
-  bool causal = false;     // alibi: one-sided distances
-  double rope_base = 10000;
-  int64_t t5_buckets = 32;
-  int64_t t5_max_distance = 128;
-  double rbf_sigma = 0;    // 0 = the spacing of the centres
-  uint64_t seed = 0;       // initialisation of learned tables
+  int64_t max_len = 512;          // the longest position the encoding is sized for (tables, spans)
+  int64_t train_positions = 0;    // positions a training sequence occupies; 0 = not known
+  bool causal = false;            // the attention is causal (one-sided distances)
+  uint64_t seed = 0;              // initialisation of learned tables
+  Options options = encoding_options();  // each encoding reads its own, by name
 };
 
 // A bias on the attention logits. relative: values is (H, Lq + Lk - 1) with entry
@@ -78,15 +80,25 @@ class PositionalEncoding {
 
 using EncodingFactory = std::unique_ptr<PositionalEncoding> (*)(const EncodingConfig&);
 
+// What an encoding's file declares about it: the registry (registry.cpp) lists one
+// `EncodingInfo encoding_info_<name>()` per encoding.
 struct EncodingInfo {
-  const char* name;
+  std::string name;
+  std::string summary;                // one line for --help
+  std::vector<OptionSpec> options;    // its own options: flags, --help, logs, checkpoints
   EncodingFactory make;
-  const char* summary;  // one line for --help
+  // Checks the option values before a run is built, naming the --flag to change; runs for
+  // the chosen encoding only. May be null.
+  void (*check)(const EncodingConfig&) = nullptr;
 };
 
 // Every registered encoding, in registry order.
 const std::vector<EncodingInfo>& encodings();
 // Builds an encoding by name; an unknown name is an error listing the known ones.
 std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const EncodingConfig& cfg);
+// The registry entry of `name`; an unknown name is an error listing the known ones.
+const EncodingInfo& encoding_info(const std::string& name);
+// "none, sinusoidal, ...": the registered names, for help and error messages.
+std::string encoding_names();
 
 }  // namespace ordo

@@ -5,7 +5,7 @@
 //   w_i = 10000^(-2i/m),  m = d/2
 // the sinusoidal encoding of each coordinate in half the width, added to the token
 // embeddings (embed hook). The first d/2 dims depend on the column only, the last d/2 on
-// the row only. W comes from Positions.grid_w (else EncodingConfig::grid_w); a 1-D task
+// the row only. W comes from Positions.grid_w (else the option --grid-w); a 1-D task
 // must pass --grid-w W.
 #include <cmath>
 
@@ -18,7 +18,7 @@ namespace {
 
 class Fourier2dEncoding final : public PositionalEncoding {
  public:
-  explicit Fourier2dEncoding(const EncodingConfig& cfg) : d_(cfg.d_model), grid_w_(cfg.grid_w) {
+  explicit Fourier2dEncoding(const EncodingConfig& cfg) : d_(cfg.d_model), grid_w_(cfg.options.integer("grid-w")) {
     ORDO_CHECK(d_ > 0 && d_ % 4 == 0, "fourier2d: d_model = ", d_,
                " must be a positive multiple of 4 (two halves of sin/cos pairs)");
     ORDO_CHECK(grid_w_ >= 0, "fourier2d: grid_w must be >= 0, got ", grid_w_);
@@ -59,8 +59,22 @@ class Fourier2dEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_fourier2d(const EncodingConfig& cfg) {
-  return std::make_unique<Fourier2dEncoding>(cfg);
+EncodingInfo encoding_info_fourier2d() {
+  return {
+      .name = "fourier2d",
+      .summary = "embed: sinusoidal over grid (t mod W, t div W); needs --grid-w",
+      .options = {{"grid-w", OptionType::Int, "0", "grid width W, t -> (t mod W, t div W) (0 = none)"}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<Fourier2dEncoding>(c);
+      },
+      .check = [](const EncodingConfig& c) {
+        const int64_t w = c.options.integer("grid-w");
+        ORDO_CHECK(w >= 0, "--grid-w must be >= 0, got ", w);
+        // Every registered task is 1-D: the grid can only come from --grid-w.
+        ORDO_CHECK(w > 0, "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to (t mod W, t div W); "
+                          "the tasks are 1-D");
+      },
+  };
 }
 
 }  // namespace ordo

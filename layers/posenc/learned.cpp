@@ -18,6 +18,8 @@ namespace {
 Tensor initial_table(const EncodingConfig& cfg) {
   ORDO_CHECK(cfg.d_model > 0 && cfg.max_len > 0, "learned: d_model and max_len must be positive, got d_model = ",
              cfg.d_model, ", max_len = ", cfg.max_len);
+  ORDO_CHECK(cfg.train_positions <= cfg.max_len, "--pe-max-len ", cfg.max_len, " is below the training max_len ",
+             cfg.train_positions, ": the learned table needs a row for every training position");
   return normal_init(Shape{cfg.max_len, cfg.d_model}, 0.02, cfg.seed, "posenc.table");
 }
 
@@ -48,8 +50,15 @@ class LearnedEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_learned(const EncodingConfig& cfg) {
-  return std::make_unique<LearnedEncoding>(cfg);
+EncodingInfo encoding_info_learned() {
+  return {
+      .name = "learned",
+      .summary = "embed: learned (max_len, d) table, clamped past max_len",
+      .options = {},  // none
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<LearnedEncoding>(c);
+      },
+  };
 }
 
 }  // namespace ordo

@@ -15,8 +15,15 @@ class NoEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_none(const EncodingConfig&) {
-  return std::make_unique<NoEncoding>();
+EncodingInfo encoding_info_none() {
+  return {
+      .name = "none",
+      .summary = "no positional information (NoPE)",
+      .options = {},  // none
+      .make = [](const EncodingConfig&) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<NoEncoding>();
+      },
+  };
 }
 
 }  // namespace ordo

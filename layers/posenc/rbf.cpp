@@ -3,7 +3,7 @@
 //   phi(t)_j = exp(-(t - c_j)^2 / (2 sigma^2)),   c_j = j * max_len / d,   j = 0..d-1
 //
 // added to the token embeddings (embed hook). The d Gaussian bumps tile [0, max_len)
-// evenly; sigma defaults to their spacing max_len / d (EncodingConfig::rbf_sigma > 0
+// evenly; sigma defaults to their spacing max_len / d (--rbf-sigma > 0
 // overrides). Nearby positions share active bumps, so similarity decays smoothly with
 // distance; positions far beyond max_len map to (almost) the zero vector.
 #include <cmath>
@@ -20,10 +20,10 @@ class RbfEncoding final : public PositionalEncoding {
   explicit RbfEncoding(const EncodingConfig& cfg) : d_(cfg.d_model) {
     ORDO_CHECK(d_ > 0 && cfg.max_len > 0, "rbf: d_model and max_len must be positive, got d_model = ",
                d_, ", max_len = ", cfg.max_len);
-    ORDO_CHECK(cfg.rbf_sigma >= 0, "rbf: rbf_sigma must be >= 0 (0 = the centre spacing), got ",
-               cfg.rbf_sigma);
+    const double sigma = cfg.options.real("rbf-sigma");
+    ORDO_CHECK(sigma >= 0, "rbf: --rbf-sigma must be >= 0 (0 = the centre spacing), got ", sigma);
     spacing_ = static_cast<double>(cfg.max_len) / static_cast<double>(d_);
-    sigma_ = cfg.rbf_sigma > 0 ? cfg.rbf_sigma : spacing_;
+    sigma_ = sigma > 0 ? sigma : spacing_;
   }
   std::string name() const override { return "rbf"; }
 
@@ -54,8 +54,19 @@ class RbfEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_rbf(const EncodingConfig& cfg) {
-  return std::make_unique<RbfEncoding>(cfg);
+EncodingInfo encoding_info_rbf() {
+  return {
+      .name = "rbf",
+      .summary = "embed: Gaussian bumps centred evenly over [0, max_len)",
+      .options = {{"rbf-sigma", OptionType::Real, "0", "kernel width (0 = centre spacing)"}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<RbfEncoding>(c);
+      },
+      .check = [](const EncodingConfig& c) {
+        ORDO_CHECK(c.options.real("rbf-sigma") >= 0, "--rbf-sigma must be >= 0 (0 = centre spacing), got ",
+                   c.options.real("rbf-sigma"));
+      },
+  };
 }
 
 }  // namespace ordo

@@ -1,47 +1,79 @@
 // layers/posenc/registry.cpp: every positional encoding, found by name.
 //
 // To add an encoding: write layers/posenc/<name>.cpp defining
-//   std::unique_ptr<PositionalEncoding> make_<name>(const EncodingConfig&);
-// and add ONE line to ORDO_ENCODINGS below (README.md, "Add a positional encoding", walks through it).
-// The list is expanded twice: once to declare the factories, once to build the table.
+//   EncodingInfo encoding_info_<name>();   // name, summary, options, factory
+// and add ONE line to ORDO_ENCODINGS below (docs/guides/add-encoding.md walks through it).
+// The list is expanded twice: once to declare the functions, once to build the table.
+#include <set>
 #include <string>
 
 #include "layers/posenc/encoding.h"
 
-// One line per encoding, in --help order: ORDO_ENCODING(name, "summary"), then a backslash.
-#define ORDO_ENCODINGS                                                                         \
-  ORDO_ENCODING(none, "no positional information (NoPE)")                                     \
-  ORDO_ENCODING(sinusoidal, "embed: fixed sin/cos of t / 10000^(2i/d)")                       \
-  ORDO_ENCODING(learned, "embed: learned (max_len, d) table, clamped past max_len")           \
-  ORDO_ENCODING(rope, "rotate: q and k pairs rotated by t * 10000^(-2i/d_h)")                 \
-  ORDO_ENCODING(alibi, "bias: -m_h |t - u| with geometric head slopes")                       \
-  ORDO_ENCODING(t5, "bias: learned scalar per (log-spaced bucket of u - t, head)")            \
-  ORDO_ENCODING(rbf, "embed: Gaussian bumps centred evenly over [0, max_len)")                \
-  ORDO_ENCODING(cyclic, "embed: harmonics of 2 pi t / L, the sequence as a ring")             \
-  ORDO_ENCODING(fourier2d, "embed: sinusoidal over grid (t mod W, t div W); needs --grid-w")  \
+// One line per encoding, in --help order: ORDO_ENCODING(name), then a backslash.
+#define ORDO_ENCODINGS    \
+  ORDO_ENCODING(none)       \
+  ORDO_ENCODING(sinusoidal) \
+  ORDO_ENCODING(learned)    \
+  ORDO_ENCODING(rope)       \
+  ORDO_ENCODING(alibi)      \
+  ORDO_ENCODING(t5)         \
+  ORDO_ENCODING(rbf)        \
+  ORDO_ENCODING(cyclic)     \
+  ORDO_ENCODING(fourier2d)  \
   /* end of the list: add new lines above this one */
 
 namespace ordo {
 
-// Pass 1: declare make_<name> of every encoding (each defined in its own file).
-#define ORDO_ENCODING(name, summary) std::unique_ptr<PositionalEncoding> make_##name(const EncodingConfig&);
+// Pass 1: declare encoding_info_<name> of every encoding (each defined in its own file).
+#define ORDO_ENCODING(name) EncodingInfo encoding_info_##name();
 ORDO_ENCODINGS
 #undef ORDO_ENCODING
 
-const std::vector<EncodingInfo>& encodings() {
+namespace {
+
+std::vector<EncodingInfo> build_table() {
   // Pass 2: the table, in the order listed.
-#define ORDO_ENCODING(name, summary) EncodingInfo{#name, &make_##name, summary},
-  static const std::vector<EncodingInfo> table = {ORDO_ENCODINGS};
+#define ORDO_ENCODING(name) encoding_info_##name(),
+  std::vector<EncodingInfo> table = {ORDO_ENCODINGS};
 #undef ORDO_ENCODING
+  std::set<std::string> names;
+  for (const EncodingInfo& e : table) {
+    ORDO_CHECK(names.insert(e.name).second, "encoding '", e.name, "' is registered twice");
+    ORDO_CHECK(e.make != nullptr, "encoding '", e.name, "' has no factory");
+  }
   return table;
 }
 
-std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const EncodingConfig& cfg) {
-  for (const EncodingInfo& info : encodings())
-    if (name == info.name) return info.make(cfg);
+}  // namespace
+
+const std::vector<EncodingInfo>& encodings() {
+  static const std::vector<EncodingInfo> table = build_table();
+  return table;
+}
+
+Options encoding_options() {
+  static const Options defaults = [] {
+    std::vector<OptionSpec> specs;
+    for (const EncodingInfo& e : encodings()) specs.insert(specs.end(), e.options.begin(), e.options.end());
+    return Options(specs);
+  }();
+  return defaults;
+}
+
+std::string encoding_names() {
   std::string known;
-  for (const EncodingInfo& info : encodings()) known += (known.empty() ? "" : ", ") + std::string(info.name);
-  fail("unknown encoding '", name, "'; known: ", known);
+  for (const EncodingInfo& info : encodings()) known += (known.empty() ? "" : ", ") + info.name;
+  return known;
+}
+
+const EncodingInfo& encoding_info(const std::string& name) {
+  for (const EncodingInfo& info : encodings())
+    if (name == info.name) return info;
+  fail("unknown encoding '", name, "'; known: ", encoding_names());
+}
+
+std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const EncodingConfig& cfg) {
+  return encoding_info(name).make(cfg);
 }
 
 }  // namespace ordo

@@ -16,13 +16,13 @@ namespace {
 
 class RotaryEncoding final : public PositionalEncoding {
  public:
-  explicit RotaryEncoding(const EncodingConfig& cfg) : base_(cfg.rope_base) {
+  explicit RotaryEncoding(const EncodingConfig& cfg) : base_(cfg.options.real("rope-base")) {
     ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "rope: d_model = ", cfg.d_model,
                " is not divisible by n_heads = ", cfg.n_heads);
     d_head_ = cfg.d_model / cfg.n_heads;
     ORDO_CHECK(d_head_ % 2 == 0, "rope: the head width d_h = d_model / n_heads = ", cfg.d_model,
                " / ", cfg.n_heads, " = ", d_head_, " is odd; rope rotates pairs and needs an even d_h");
-    ORDO_CHECK(base_ > 0, "rope: rope_base must be positive, got ", base_);
+    ORDO_CHECK(base_ > 0, "rope: --rope-base must be positive, got ", base_);
   }
   std::string name() const override { return "rope"; }
 
@@ -72,8 +72,18 @@ class RotaryEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_rope(const EncodingConfig& cfg) {
-  return std::make_unique<RotaryEncoding>(cfg);
+EncodingInfo encoding_info_rope() {
+  return {
+      .name = "rope",
+      .summary = "rotate: q and k pairs rotated by t * 10000^(-2i/d_h)",
+      .options = {{"rope-base", OptionType::Real, "10000", "frequency base"}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<RotaryEncoding>(c);
+      },
+      .check = [](const EncodingConfig& c) {
+        ORDO_CHECK(c.options.real("rope-base") > 1, "--rope-base must be > 1, got ", c.options.real("rope-base"));
+      },
+  };
 }
 
 }  // namespace ordo

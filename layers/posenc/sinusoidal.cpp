@@ -50,8 +50,15 @@ class SinusoidalEncoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_sinusoidal(const EncodingConfig& cfg) {
-  return std::make_unique<SinusoidalEncoding>(cfg);
+EncodingInfo encoding_info_sinusoidal() {
+  return {
+      .name = "sinusoidal",
+      .summary = "embed: fixed sin/cos of t / 10000^(2i/d)",
+      .options = {},  // none
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<SinusoidalEncoding>(c);
+      },
+  };
 }
 
 }  // namespace ordo

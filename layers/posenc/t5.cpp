@@ -44,20 +44,24 @@ int64_t t5_bucket(int64_t relative_position, int64_t num_buckets, int64_t max_di
 
 namespace {
 
+void check_options(const EncodingConfig& cfg) {
+  const int64_t buckets = cfg.options.integer("t5-buckets"), max_distance = cfg.options.integer("t5-max-distance");
+  ORDO_CHECK(buckets >= 4 && buckets % 2 == 0, "t5: --t5-buckets must be even and >= 4, got ", buckets);
+  ORDO_CHECK(max_distance > buckets / 4, "t5: --t5-max-distance = ", max_distance,
+             " must exceed the exact range --t5-buckets / 4 = ", buckets / 4);
+}
+
 // B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
 Tensor initial_table(const EncodingConfig& cfg) {
-  ORDO_CHECK(cfg.t5_buckets >= 4 && cfg.t5_buckets % 2 == 0, "t5: t5_buckets must be even and >= 4, got ",
-             cfg.t5_buckets);
-  ORDO_CHECK(cfg.t5_max_distance > cfg.t5_buckets / 4, "t5: t5_max_distance = ", cfg.t5_max_distance,
-             " must exceed the exact range t5_buckets / 4 = ", cfg.t5_buckets / 4);
+  check_options(cfg);
   ORDO_CHECK(cfg.n_heads > 0, "t5: n_heads must be positive, got ", cfg.n_heads);
-  return normal_init(Shape{cfg.t5_buckets, cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
+  return normal_init(Shape{cfg.options.integer("t5-buckets"), cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
 }
 
 class T5Encoding final : public PositionalEncoding {
  public:
   explicit T5Encoding(const EncodingConfig& cfg)
-      : buckets_(cfg.t5_buckets), max_distance_(cfg.t5_max_distance),
+      : buckets_(cfg.options.integer("t5-buckets")), max_distance_(cfg.options.integer("t5-max-distance")),
         table_("posenc.t5_bias", initial_table(cfg)) {}
   std::string name() const override { return "t5"; }
 
@@ -81,8 +85,17 @@ class T5Encoding final : public PositionalEncoding {
 
 }  // namespace
 
-std::unique_ptr<PositionalEncoding> make_t5(const EncodingConfig& cfg) {
-  return std::make_unique<T5Encoding>(cfg);
+EncodingInfo encoding_info_t5() {
+  return {
+      .name = "t5",
+      .summary = "bias: learned scalar per (log-spaced bucket of u - t, head)",
+      .options = {{"t5-buckets", OptionType::Int, "32", "relative-position buckets (even, 16 per sign by default)"},
+                  {"t5-max-distance", OptionType::Int, "128", "distance of the last bucket"}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<T5Encoding>(c);
+      },
+      .check = check_options,
+  };
 }
 
 }  // namespace ordo

@@ -14,7 +14,7 @@ namespace {
 
 std::vector<TaskConfig> all_task_configs() {
   return {TaskConfig{.name = "order"}, TaskConfig{.name = "shift"},
-          TaskConfig{.name = "periodic"}, TaskConfig{.name = "periodic", .target = "period"}};
+          TaskConfig{.name = "periodic"}, TaskConfig{.name = "periodic"}.with("target", "period")};
 }
 
 // Row s of the batch holds example e exactly, padding aside.
@@ -44,7 +44,7 @@ TEST_CASE("registry: every task by name, an unknown name lists the known ones",
 TEST_CASE("batches: lengths in range, PAD and score 0 past each length", "[data][batch]") {
   for (const TaskConfig& config : all_task_configs()) {
     auto task = make_task(config);
-    INFO(task->name() << " " << config.target);
+    INFO(task->name() << " " << config.options.text("target"));
     for (uint64_t index = 0; index < 10; ++index) {
       Batch b = task->batch(17, index, 32);
       REQUIRE(b.batch_size() == 32);

@@ -78,7 +78,7 @@ TEST_CASE("order: A and B positions are uniform over the sequence", "[data][orde
 TEST_CASE("order: --gap fixes the distance exactly, positions uniform among those allowed",
           "[data][order]") {
   const int64_t len = 20, gap = 5;
-  OrderTask task(TaskConfig{.name = "order", .min_len = len, .max_len = len, .gap = gap});
+  OrderTask task(TaskConfig{.name = "order", .min_len = len, .max_len = len}.with("gap", std::to_string(gap)));
   std::vector<int64_t> first(len - gap, 0);
   int ones = 0;
   for (int i = 0; i < 6000; ++i) {
@@ -107,12 +107,12 @@ TEST_CASE("order: --gap fixes the distance exactly, positions uniform among thos
 TEST_CASE("order: a gap at or above min_len is an error naming --gap and --min-len, not a clamp",
           "[data][order]") {
   using Catch::Matchers::Contains;
-  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order", .gap = 20}),
+  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order"}.with("gap", "20")),
                       Contains("--gap 20 does not fit --min-len 8") && Contains("set --min-len 21"));
-  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order", .min_len = 5, .max_len = 32, .gap = 5}),
+  REQUIRE_THROWS_WITH(OrderTask(TaskConfig{.name = "order", .min_len = 5, .max_len = 32}.with("gap", "5")),
                       Contains("--gap 5 does not fit --min-len 5"));
   // The range is kept exactly as given when the gap fits.
-  OrderTask task(TaskConfig{.name = "order", .min_len = 21, .gap = 20});
+  OrderTask task(TaskConfig{.name = "order", .min_len = 21}.with("gap", "20"));
   REQUIRE(task.min_len() == 21);
   REQUIRE(task.max_len() == 32);
   for (int i = 0; i < 200; ++i) {

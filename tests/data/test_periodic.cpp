@@ -78,8 +78,8 @@ TEST_CASE("periodic/complete: round(0.25 L) masks, each recoverable, targets rig
 TEST_CASE("periodic/complete: every residue class keeps a visible position even when dense",
           "[data][periodic]") {
   // p = 8, L = 16: two positions per class, 4 masks; and mask_rate 0.9 caps at L - p.
-  PeriodicTask task(TaskConfig{.name = "periodic", .min_len = 16, .max_len = 16, .p_min = 8,
-                               .p_max = 8, .mask_rate = 0.9});
+  PeriodicTask task(TaskConfig{.name = "periodic", .min_len = 16, .max_len = 16}
+                               .with("p-min", "8").with("p-max", "8").with("mask-rate", "0.9"));
   for (int i = 0; i < 500; ++i) {
     Example e = task.example(1, i, 16);
     int64_t num_masked = 0;
@@ -93,7 +93,7 @@ TEST_CASE("periodic/complete: every residue class keeps a visible position even 
 
 TEST_CASE("periodic/period: no masks, pooled label = p - p_min", "[data][periodic]") {
   PeriodicTask task(
-      TaskConfig{.name = "periodic", .p_min = 3, .p_max = 6, .target = "period"});
+      TaskConfig{.name = "periodic"}.with("p-min", "3").with("p-max", "6").with("target", "period"));
   REQUIRE(task.head() == HeadKind::Pooled);
   REQUIRE(task.num_classes() == 4);
   REQUIRE(task.min_len() == 16);

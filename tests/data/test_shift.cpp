@@ -52,7 +52,7 @@ TEST_CASE("shift: y_i = x_{i-k}, scored exactly for k <= i < length", "[data][sh
   for (uint64_t index = 0; index < 20; ++index)
     check_shift_batch(task.batch(9, index, 16), 10, 16, 64);
 
-  ShiftTask short_shift(TaskConfig{.name = "shift", .min_len = 5, .max_len = 9, .k = 3});
+  ShiftTask short_shift(TaskConfig{.name = "shift", .min_len = 5, .max_len = 9}.with("k", "3"));
   for (uint64_t index = 0; index < 20; ++index)
     check_shift_batch(short_shift.batch(9, index, 16), 3, 5, 9);
 }

@@ -16,26 +16,26 @@ TEST_CASE("validation: task settings", "[data][validation]") {
                       Contains("min_len must be >= 1"));
   REQUIRE_THROWS_WITH(make_task({.name = "order", .min_len = 1}),
                       Contains("order: min_len must be >= 2"));
-  REQUIRE_THROWS_WITH(make_task({.name = "order", .vocab = 0}), Contains("order: vocab"));
-  REQUIRE_THROWS_WITH(make_task({.name = "order", .gap = -1}), Contains("gap must be >= 0"));
-  REQUIRE_THROWS_WITH(make_task({.name = "order", .gap = 32}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "order"}.with("vocab", "0")), Contains("order: vocab"));
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "order"}.with("gap", "-1")), Contains("gap must be >= 0"));
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "order"}.with("gap", "32")),
                       Contains("gap 32 does not fit") && Contains("max_len 32"));
   REQUIRE_THROWS_WITH(make_task({.name = "shift", .min_len = 10}),
                       Contains("min_len 10 must be > k = 10"));
-  REQUIRE_THROWS_WITH(make_task({.name = "shift", .k = -1}), Contains("k must be >= 0"));
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "shift"}.with("k", "-1")), Contains("k must be >= 0"));
   REQUIRE_THROWS_WITH(make_task({.name = "periodic", .min_len = 15}),
                       Contains("min_len 15 must be >= 2 * p_max = 16"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .p_min = 1}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("p-min", "1")),
                       Contains("p_min must be >= 2"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .p_min = 6, .p_max = 5}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("p-min", "6").with("p-max", "5")),
                       Contains("p_min 6 > p_max 5"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .mask_rate = 0.0}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("mask-rate", "0.0")),
                       Contains("mask_rate must be in (0, 1)"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .mask_rate = 1.0}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("mask-rate", "1.0")),
                       Contains("mask_rate must be in (0, 1)"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .target = "next"}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("target", "next")),
                       Contains("unknown target 'next'") && Contains("complete, period"));
-  REQUIRE_THROWS_WITH(make_task({.name = "periodic", .vocab = 1}),
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "periodic"}.with("vocab", "1")),
                       Contains("periodic: vocab") && Contains(">= 2"));
 }
 

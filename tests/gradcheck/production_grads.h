@@ -78,7 +78,7 @@ inline ModelConfig model_config(const Case& c, bool production) {
   m.causal = c.causal;
   m.encoding = c.encoding;
   m.posenc.max_len = kMaxLen;
-  m.posenc.grid_w = 8;  // fourier2d needs one; the others ignore it
+  m.posenc.options.set("grid-w", "8");  // fourier2d needs one; the others ignore it
   m.seed = 21;
   m.fused_attention = production;
   m.pack_sequences = production;

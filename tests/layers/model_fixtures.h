@@ -24,7 +24,7 @@ inline ModelConfig small_model(const std::string& encoding, HeadType head, bool 
   c.causal = causal;
   c.encoding = encoding;
   c.posenc.max_len = 32;
-  c.posenc.grid_w = 4;
+  c.posenc.options.set("grid-w", "4");
   c.seed = 11;
   return c;
 }

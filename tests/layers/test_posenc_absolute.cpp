@@ -60,7 +60,7 @@ TEST_CASE("rbf: phi(t)_j = exp(-(t - c_j)^2 / (2 sigma^2)) with centres j * max_
     for (int64_t j = 0; j < 8; ++j)
       CHECK(pe[p * 8 + j] == Approx(std::exp(-std::pow(p - 4.0 * j, 2) / 32.0)).margin(1e-6));
   CHECK(pe[12 * 8 + 3] == Approx(1));  // t = c_3
-  cfg.rbf_sigma = 2;
+  cfg.options.set("rbf-sigma", "2");
   Tensor narrow = embed_term(*make_encoding("rbf", cfg), Positions{1, 40, {40}, 0}, 8);
   CHECK(narrow[10 * 8 + 3] == Approx(std::exp(-4.0 / 8)).margin(1e-6));
 }
@@ -115,7 +115,7 @@ TEST_CASE("fourier2d: first d/2 dims depend on x = t mod W only, last d/2 on y =
   CHECK(pe[13 * d + 3] == Approx(std::cos(3.0 * std::pow(10000.0, -2.0 / 8))).margin(1e-6));
   CHECK(pe[13 * d + 8] == Approx(std::sin(2.0)).margin(1e-6));
   // The grid width may also come from the config.
-  cfg.grid_w = W;
+  cfg.options.set("grid-w", std::to_string(W));
   Tensor from_cfg = embed_term(*make_encoding("fourier2d", cfg), Positions{1, L, {L}, 0}, d);
   CHECK(max_abs_diff(from_cfg, pe) == 0);
 }
@@ -128,6 +128,6 @@ TEST_CASE("fourier2d: no grid width, or d not divisible by 4, is an error", "[po
   CHECK_THROWS_WITH(enc->embed(t, t.input(Tensor::zeros({1, 6, 16})), Positions{1, 6, {6}, 0}),
                     Contains("fourier2d needs 2-D positions: pass --grid-w W"));
   cfg.d_model = 18;
-  cfg.grid_w = 3;
+  cfg.options.set("grid-w", "3");
   CHECK_THROWS_WITH(make_encoding("fourier2d", cfg), Contains("18") && Contains("multiple of 4"));
 }

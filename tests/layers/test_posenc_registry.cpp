@@ -19,13 +19,13 @@ TEST_CASE("registry: the nine encodings of SPEC section 2, each built by name", 
   std::vector<std::string> names;
   for (const EncodingInfo& e : encodings()) {
     names.push_back(e.name);
-    CHECK(std::string(e.summary).size() > 5);
+    CHECK(e.summary.size() > 5);
   }
   // The nine of SPEC, in this order; encodings added later come after them.
   REQUIRE(names.size() >= kNames.size());
   CHECK(std::vector<std::string>(names.begin(), names.begin() + kNames.size()) == kNames);
   EncodingConfig cfg;
-  cfg.grid_w = 8;
+  cfg.options.set("grid-w", "8");
   for (const std::string& n : kNames) {
     auto enc = make_encoding(n, cfg);
     REQUIRE(enc != nullptr);
@@ -35,7 +35,7 @@ TEST_CASE("registry: the nine encodings of SPEC section 2, each built by name", 
 
 TEST_CASE("registry: each encoding uses exactly the hooks SPEC gives it", "[posenc][registry]") {
   EncodingConfig cfg;
-  cfg.grid_w = 4;
+  cfg.options.set("grid-w", "4");
   const int64_t B = 2, L = 8, d = cfg.d_model, H = cfg.n_heads;
   Positions pos{B, L, {8, 5}, 4};
   for (const std::string& n : kNames) {

@@ -34,3 +34,51 @@ TEST_CASE("real-valued settings print as typed and read back to the same bits", 
   c.lr = 0.1 + 0.2;
   CHECK(lr->get(c) == "0.30000000000000004");  // not 0.3: that would read back as another double
 }
+
+TEST_CASE("every option an encoding or a task declares is a setting, with its default and its owner's name",
+          "[train][settings][registry]") {
+  const std::map<std::string, std::string> text = to_settings(TrainConfig{});
+  auto check_part = [&](const std::string& part, const std::vector<OptionSpec>& options) {
+    for (const OptionSpec& o : options) {
+      INFO(part << " --" << o.name);
+      const Setting* s = find_setting(o.name);
+      REQUIRE(s != nullptr);
+      CHECK(s->affects_results);  // stored in logs and checkpoints, compared on resume
+      CHECK(s->help.find(part + ": " + o.help) != std::string::npos);
+      CHECK(text.at(o.name) == canonical_value(o, o.default_value));
+    }
+  };
+  size_t declared = 0;
+  for (const EncodingInfo& e : encodings()) {
+    check_part(e.name, e.options);
+    declared += e.options.size();
+  }
+  for (const TaskInfo& t : tasks()) check_part(t.name, t.options);
+  CHECK(declared >= 5);  // rope-base, t5-buckets, t5-max-distance, rbf-sigma, grid-w at least
+  // The registries list themselves in the help of --task and --encoding.
+  for (const EncodingInfo& e : encodings()) CHECK(find_setting("encoding")->help.find(e.name) != std::string::npos);
+  for (const TaskInfo& t : tasks()) CHECK(find_setting("task")->help.find(t.name) != std::string::npos);
+}
+
+TEST_CASE("an option's value travels from the flag to the part that declared it", "[train][settings][registry]") {
+  TrainConfig c;
+  find_setting("rope-base")->set(c, "1e4");
+  CHECK(c.model.posenc.options.real("rope-base") == 10000.0);
+  CHECK(to_settings(c).at("rope-base") == "10000");  // canonical text, as the run used it
+  find_setting("k")->set(c, "3");
+  CHECK(c.task.options.integer("k") == 3);
+  CHECK_THROWS_WITH(find_setting("t5-buckets")->set(c, "3.5"), "--t5-buckets expects a whole number, got '3.5'");
+
+  // from_settings(to_settings(c)) is c again, options included.
+  c.model.encoding = "t5";
+  find_setting("t5-buckets")->set(c, "16");
+  const TrainConfig back = from_settings(to_settings(c));
+  CHECK(back.model.posenc.options == c.model.posenc.options);
+  CHECK(back.task.options == c.task.options);
+
+  // Checks are the encoding's own, run for the chosen encoding, and name the flag.
+  find_setting("t5-buckets")->set(c, "5");
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("--t5-buckets must be even and >= 4, got 5"));
+  c.model.encoding = "rope";  // --t5-buckets is then not read, and not checked
+  CHECK_NOTHROW(validate(c));
+}

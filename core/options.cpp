@@ -1,0 +1,109 @@
+// core/options.cpp: parsing and storing declared options (see core/options.h).
+#include "core/options.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace ordo {
+
+const char* option_type_name(OptionType type) {
+  switch (type) {
+    case OptionType::Int: return "integer";
+    case OptionType::Real: return "number";
+    case OptionType::Text: return "text";
+    case OptionType::Bool: return "true/false";
+  }
+  return "?";
+}
+
+int64_t parse_int(const std::string& flag, const std::string& text) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  ORDO_CHECK(!text.empty() && ec == std::errc() && ptr == end, "--", flag, " expects a whole number, got '",
+             text, "'");
+  return v;
+}
+
+double parse_double(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  ORDO_CHECK(!text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(v), "--",
+             flag, " expects a finite number, got '", text, "'");
+  return v;
+}
+
+bool parse_bool(const std::string& flag, const std::string& text) {
+  if (text == "true" || text == "on" || text == "1" || text == "yes") return true;
+  if (text == "false" || text == "off" || text == "0" || text == "no") return false;
+  fail("--", flag, " expects true or false, got '", text, "'");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string format_real(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string canonical_value(const OptionSpec& spec, const std::string& text) {
+  switch (spec.type) {
+    case OptionType::Int: return std::to_string(parse_int(spec.name, text));
+    case OptionType::Real: return format_real(parse_double(spec.name, text));
+    case OptionType::Bool: return parse_bool(spec.name, text) ? "true" : "false";
+    case OptionType::Text: return text;
+  }
+  return text;
+}
+
+Options::Options(const std::vector<OptionSpec>& specs) {
+  for (const OptionSpec& s : specs) {
+    ORDO_CHECK(!s.name.empty(), "an option has no name");
+    const std::string value = canonical_value(s, s.default_value);
+    auto known = types_.find(s.name);
+    if (known != types_.end()) {
+      ORDO_CHECK(known->second == s.type && values_[s.name] == value, "option --", s.name,
+                 " is declared twice with different types or defaults (",
+                 option_type_name(known->second), " ", values_[s.name], " vs ", option_type_name(s.type), " ",
+                 value, "); give one of them another name");
+      continue;
+    }
+    types_[s.name] = s.type;
+    values_[s.name] = value;
+  }
+}
+
+void Options::set(const std::string& name, const std::string& text) {
+  auto it = types_.find(name);
+  ORDO_CHECK(it != types_.end(), "unknown option --", name);
+  values_[name] = canonical_value(OptionSpec{name, it->second, "", ""}, text);
+}
+
+const std::string& Options::value(const std::string& name, OptionType type) const {
+  auto it = types_.find(name);
+  ORDO_CHECK(it != types_.end(), "option --", name, " is not declared");
+  ORDO_CHECK(it->second == type, "option --", name, " holds a value of type ", option_type_name(it->second),
+             ", read as type ", option_type_name(type));
+  return values_.at(name);
+}
+
+int64_t Options::integer(const std::string& name) const { return parse_int(name, value(name, OptionType::Int)); }
+double Options::real(const std::string& name) const { return parse_double(name, value(name, OptionType::Real)); }
+bool Options::flag(const std::string& name) const { return value(name, OptionType::Bool) == "true"; }
+const std::string& Options::text(const std::string& name) const { return value(name, OptionType::Text); }
+
+}  // namespace ordo

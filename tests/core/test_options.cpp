@@ -1,0 +1,50 @@
+// tests/core/test_options.cpp: declared options keep canonical text, parse by type and name
+// the flag in every error (core/options.h).
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "core/options.h"
+
+using namespace ordo;
+using Catch::Contains;
+
+namespace {
+const std::vector<OptionSpec> specs = {
+    {"base", OptionType::Real, "1e4", "a number"},
+    {"buckets", OptionType::Int, "32", "a count"},
+    {"mode", OptionType::Text, "fast", "a word"},
+    {"on", OptionType::Bool, "yes", "a switch"},
+};
+}  // namespace
+
+TEST_CASE("options start at their declared defaults, kept as canonical text", "[core][options]") {
+  const Options o(specs);
+  CHECK(o.values().at("base") == "10000");
+  CHECK(o.real("base") == 10000.0);
+  CHECK(o.integer("buckets") == 32);
+  CHECK(o.text("mode") == "fast");
+  CHECK(o.values().at("on") == "true");
+  CHECK(o.flag("on"));
+}
+
+TEST_CASE("set parses by type; wrong types and unknown names are errors naming the flag", "[core][options]") {
+  Options o(specs);
+  o.set("base", "0.1");
+  CHECK(o.values().at("base") == "0.1");
+  o.set("on", "off");
+  CHECK_FALSE(o.flag("on"));
+  CHECK_THROWS_WITH(o.set("buckets", "3.5"), "--buckets expects a whole number, got '3.5'");
+  CHECK_THROWS_WITH(o.set("base", "nan"), "--base expects a finite number, got 'nan'");
+  CHECK_THROWS_WITH(o.set("on", "maybe"), "--on expects true or false, got 'maybe'");
+  CHECK_THROWS_WITH(o.set("colour", "red"), "unknown option --colour");
+  CHECK_THROWS_WITH(o.integer("base"), Contains("holds a value of type number, read as type integer"));
+  CHECK_THROWS_WITH(o.real("missing"), Contains("--missing is not declared"));
+}
+
+TEST_CASE("one name declared twice must agree; then the parts share one value", "[core][options]") {
+  CHECK_NOTHROW(Options({{"vocab", OptionType::Int, "8", "fillers"}, {"vocab", OptionType::Int, "8", "symbols"}}));
+  CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Int, "9", "b"}}),
+                    Contains("--vocab is declared twice with different types or defaults"));
+  CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Real, "8", "b"}}),
+                    Contains("--vocab is declared twice"));
+}

@@ -1,0 +1,37 @@
+// train/config.h: the configuration of one training run, every field at its default.
+//
+// train/settings.h maps each field to a command line flag, an HDF5 attribute and a
+// checkpoint entry, and validates it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/task.h"
+#include "layers/model.h"
+#include "train/optimizer.h"
+
+namespace ordo {
+
+struct TrainConfig {
+  TaskConfig task;
+  ModelConfig model;             // vocab_size, num_classes and head come from the task
+  OptimizerConfig optimizer;
+  double lr = 1e-3;
+  int64_t steps = 2000;
+  int64_t batch_size = 64;
+  int64_t warmup = 100;
+  double clip = 1.0;             // global gradient norm; 0 = off
+  int64_t eval_every = 250;      // and always at the last step; 0 = only at the last step
+  std::vector<int64_t> eval_lens;  // extrapolation lengths; empty = 2x and 4x max_len
+  int64_t eval_batch = 128;
+  uint64_t seed = 0;
+  uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets
+  bool same_length = true;       // one length per training batch: no padding FLOPs
+  bool check_numerics = false;   // scan every op output; name the first non-finite one
+  std::string head;              // "" = the task's head; "cls" = a learned cls token
+  int64_t pe_max_len = 0;        // learned table rows / rbf span; 0 = the training max_len
+};
+
+}  // namespace ordo
