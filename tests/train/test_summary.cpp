@@ -122,6 +122,22 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
     CHECK(has(notes, "solved (accuracy >= 0.99 on the training lengths) by alibi in every seed; rope in 1 of 2 seeds."));
     CHECK(has(notes, "fastest to 0.99: alibi"));
   }
+  SECTION("an encoding that reached 0.99 first but ends below it is not the fastest: it is not solved") {
+    auto runs = fixture();
+    for (auto& r : runs)
+      if (r.encoding == "alibi") r.log.eval[0].back().acc = 0.95;  // 0.99 at step 100, then down
+    const auto tasks = summarize(runs);
+    CHECK(tasks[0].rows[2].seeds_solved == 2);
+    notes = findings(tasks);
+    INFO(joined(notes));
+    CHECK(has(notes, "fastest to 0.99: rope"));
+    CHECK_FALSE(has(notes, "fastest to 0.99: alibi"));
+  }
+  SECTION("the table's first-step column follows the threshold summarize was given") {
+    const auto tasks = summarize(fixture(), 0.9);
+    CHECK(render_task_table(tasks[0]).find("first step >= 0.90 |") != std::string::npos);
+    CHECK(render_summary_markdown(tasks, {}, "", {}).find("at or above 0.90") != std::string::npos);
+  }
   SECTION("at chance but with the loss still falling is not solved yet, never 'stays at chance'") {
     auto runs = fixture();
     for (auto& r : runs)
