@@ -1,7 +1,7 @@
 // experiments/train_command.cpp: `ordo train`, one model on one task.
 //
 // Writes into --out: run.h5 (config attributes and /runs/<task>/<encoding>/seed<k>/ with
-// the curves of SPEC section 7) and checkpoint.h5 (every --ckpt-every steps and at the
+// the curves of docs/spec.md §7) and checkpoint.h5 (every --ckpt-every steps and at the
 // end). Both are written atomically. --resume continues from checkpoint.h5 with the same
 // bits as a run that never stopped.
 #include <cstdio>
@@ -124,11 +124,12 @@ int cmd_train(const Args& args) {
     RunRecord rec{cfg.task.name, cfg.model.encoding, cfg.seed, trainer->log(), to_settings(cfg)};
     write_results(out_dir + "/run.h5", {rec}, to_settings(cfg));
   };
+  const int64_t first_step = trainer->step();  // s.seconds counts from here (a resume's start)
   try {
     trainer->run([&](const StepInfo& s) {
       char text[160];
       std::snprintf(text, sizeof text, "loss %.4f  %s %.1f steps/s", s.loss, eval_summary(*s.log).c_str(),
-                    (s.step + 1 - (s.log->step.size() - s.log->step.size())) / std::max(1e-9, s.seconds));
+                    static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds));
       progress.update(s.step + 1, s.total, text, s.seconds);
       if (ckpt_every > 0 && (s.step + 1) % ckpt_every == 0 && s.step + 1 < s.total) {
         save_ck();
