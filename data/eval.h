@@ -1,4 +1,4 @@
-// data/eval.h: the fixed held-out evaluation sets of SPEC 3 ("Evaluation sets").
+// data/eval.h: the fixed held-out evaluation sets of docs/spec.md §3 ("Evaluation sets").
 //
 // One set from the training length range (512 sequences) and one per extrapolation length
 // (256 sequences each, every sequence exactly that long; by default 2x and 4x the training

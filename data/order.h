@@ -1,11 +1,11 @@
-// data/order.h: the `order` task (SPEC 3): is A before B?
+// data/order.h: the `order` task (docs/spec.md §3): is A before B?
 //
 // Ids: 0 = PAD, 1 = A, 2 = B, 3..V+2 fillers. A sequence of length L holds L-2 uniform
 // fillers and one A and one B at two distinct uniform positions; the label is 1 iff
 // pos(A) < pos(B). Pooled head, 2 classes. With gap g > 0, |pos(A) - pos(B)| = g exactly,
 // the pair's first position uniform among the L - g that allow it, and which of the two
-// is A a fair coin. A sequence must be longer than g, so when g >= min_len the training
-// range starts at g + 1 instead (g >= max_len is an error).
+// is A a fair coin. A sequence must be longer than g: g >= min_len is an error naming the
+// --min-len that fits (no silent clamping), and so is g >= max_len.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// data/periodic.h: the `periodic` task (SPEC 3): continue or classify a periodic pattern.
+// data/periodic.h: the `periodic` task (docs/spec.md §3): continue or classify a periodic pattern.
 //
 // Ids: 0 = PAD, 1 = MASK, 2..V+1 symbols. A period p uniform in [p_min, p_max]; a
 // primitive motif of p uniform symbols (one that does not repeat with a smaller period

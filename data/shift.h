@@ -1,4 +1,4 @@
-// data/shift.h: the `shift` task (SPEC 3): output the input delayed by k.
+// data/shift.h: the `shift` task (docs/spec.md §3): output the input delayed by k.
 //
 // Ids: 0 = PAD, 1 = bit 0, 2 = bit 1; bits i.i.d. uniform. The target at position i is
 // x_{i-k} (class 0 or 1, the bit) for i >= k; positions i < k are not scored. Token head,

@@ -1,4 +1,4 @@
-// data/task.h: the synthetic tasks of SPEC section 3, their batches and their registry.
+// data/task.h: the synthetic tasks of docs/spec.md §3, their batches and their registry.
 //
 // A task turns (seed, index) into a sequence, deterministically: every sequence draws its
 // random numbers from its own counter-based stream (core/rng.h), so a batch is the same

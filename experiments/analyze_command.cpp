@@ -1,4 +1,4 @@
-// experiments/analyze_command.cpp: `ordo analyze` (attention of a trained model, SPEC 6) and
+// experiments/analyze_command.cpp: `ordo analyze` (attention of a trained model, docs/spec.md §6) and
 // `ordo inspect-pe` (an encoding's position-similarity matrix).
 //
 // analyze: loads a checkpoint (from `ordo train` or `ordo compare`), rebuilds its model
@@ -118,7 +118,7 @@ int cmd_analyze(const Args& args) {
     p = cli::parse(args, analyze_options(), false);
     if (p.help) {
       std::printf("%s", cli::help_text("ordo analyze --checkpoint CK [--task T] [--len L] [flags]",
-                                       "Attention maps and their statistics (SPEC section 6: row entropy, effective "
+                                       "Attention maps and their statistics (docs/spec.md §6: row entropy, effective "
                                        "span with eps 0.05, mean attention distance) per layer and head.",
                                        analyze_options(), false).c_str());
       return 0;

@@ -1,4 +1,4 @@
-// experiments/bench_command.cpp: `ordo bench`, SPEC section 8.
+// experiments/bench_command.cpp: `ordo bench`, docs/spec.md §8.
 //
 // Each configuration runs in a fresh child process so its peak RSS is its own; the child
 // alternates timed rounds of steps with probes of the machine's peak (train/bench.h).
@@ -108,7 +108,7 @@ int cmd_bench(const Args& args) {
     if (p.help) {
       std::printf("%s", cli::help_text("ordo bench [flags]",
                                        "Times full training steps (forward, backward, AdamW) on fixed-length shift "
-                                       "batches for the SPEC section 8 configurations. Threads: OMP_NUM_THREADS.",
+                                       "batches for the docs/spec.md §8 configurations. Threads: OMP_NUM_THREADS.",
                                        bench_options(), false).c_str());
       return 0;
     }

@@ -1,7 +1,7 @@
 // experiments/compare_command.cpp: `ordo compare`, the task x encoding x seed grid.
 //
 // Writes into --out (DIR):
-//   results.h5                          every run's log, /runs/<task>/<encoding>/seed<k>/ (SPEC 7),
+//   results.h5                          every run's log, /runs/<task>/<encoding>/seed<k>/ (docs/spec.md §7),
 //                                       rewritten atomically after each run
 //   checkpoints/<task>/<encoding>/seed<k>.h5   each run's final checkpoint (`ordo analyze` reads it)
 //   plots/<task>_curves.{dat,gp,png}    learning curves (train loss, accuracy) per encoding

@@ -2,12 +2,13 @@
 //
 // The default comparison grid (3 tasks x 6 encodings) with one seed and the demo preset
 // below, via `ordo compare`, then the summary table and where everything is. The preset
-// exists only because the SPEC's 2000 steps do not fit the demo's 5-minute budget on a
-// 2-core machine; `ordo compare` itself keeps the SPEC defaults. Evaluation sets are never
-// shrunk (they keep their SPEC form); only the step counts and the evaluation interval are.
+// exists only because the specification's 2000 steps (docs/spec.md §5) do not fit the
+// demo's 5-minute budget on a 2-core machine; `ordo compare` itself keeps the defaults.
+// Evaluation sets are never shrunk (docs/spec.md §3.5); only the step counts and the
+// evaluation interval are.
 // The step counts are per task, chosen so that the demo's findings (solved, at chance,
-// extrapolates) agree with the 3-seed SPEC grid in docs/results/ (README, "The demo and the
-// full grid"): `order` gets the steps its slower encodings need to leave chance.
+// extrapolates) agree with the 3-seed grid at the defaults in docs/results/spec-grid/
+// (docs/results.md, "The demo and the full grid"): `order` gets the steps its slower encodings need to leave chance.
 //
 // Rerunning the demo continues the grid in --out (finished runs are skipped); --force
 // starts it over.

@@ -22,7 +22,7 @@ const Command kCommands[] = {
     {"analyze", ordo::cmd_analyze, "attention maps and statistics (entropy, span, distance) of a checkpoint"},
     {"inspect-pe", ordo::cmd_inspect_pe, "an encoding's position-similarity matrix as a heatmap"},
     {"demo", ordo::cmd_demo, "the default comparison with a small preset, then its summary"},
-    {"bench", ordo::cmd_bench, "time training steps on the SPEC section 8 configurations"},
+    {"bench", ordo::cmd_bench, "time training steps on the docs/spec.md §8 configurations"},
 };
 
 void usage(std::FILE* out) {

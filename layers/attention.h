@@ -34,7 +34,7 @@ struct AttentionInputs {
 
 class MultiHeadAttention : public Module {
  public:
-  // out_std: init std of W_o (SPEC 1: may be scaled by 1/sqrt(2 n_layers)).
+  // out_std: init std of W_o (docs/spec.md §1: may be scaled by 1/sqrt(2 n_layers)).
   MultiHeadAttention(std::string name, int64_t d_model, int64_t n_heads, uint64_t seed,
                      double out_std);
   // x (B, L, d) -> (B, L, d), or packed (T, d) -> (T, d). When `maps` is given it receives

@@ -2,7 +2,7 @@
 //
 //   pre-LN (default): h = x + Drop(MHA(LN1(x)));  y = h + Drop(FFN(LN2(h)))
 //   post-LN         : h = LN1(x + Drop(MHA(x)));  y = LN2(h + Drop(FFN(h)))
-// Padded positions are zeroed after each sub-layer (SPEC section 4, output mask). x is
+// Padded positions are zeroed after each sub-layer (docs/spec.md §4, output mask). x is
 // (B, L, d), or the packed real rows (T, d) (layers/model.cpp), which have no padding to zero.
 #pragma once
 

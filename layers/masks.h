@@ -1,4 +1,4 @@
-// layers/masks.h: the masks of SPEC section 4, built from a batch's real lengths.
+// layers/masks.h: the masks of docs/spec.md §4, built from a batch's real lengths.
 //
 // Three masks, all required:
 //   key padding: logits of padded keys are -inf before the softmax (attention_mask);

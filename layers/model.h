@@ -1,4 +1,4 @@
-// layers/model.h: the encoder model of SPEC section 1.
+// layers/model.h: the encoder model of docs/spec.md §1.
 //
 //   token ids -> embedding E (V, d) -> (+ absolute encoding) -> n_layers encoder blocks
 //   -> final LayerNorm -> head
@@ -27,10 +27,10 @@ struct ModelConfig {
   bool causal = false;
   bool post_ln = false;
   double dropout = 0;
-  // SPEC 1: every weight N(0, 0.02^2). true: W_o and fc2 ~ N(0, (0.02 / sqrt(2 n_layers))^2)
-  // instead (GPT-2's scaling, which the SPEC allows as an option). Off by default: it halves
-  // the rate at which order / t5 leaves its chance plateau within 2000 steps (11 of 30 seeds
-  // against 21 of 30, README "order / t5").
+  // docs/spec.md §1.4: every weight N(0, 0.02^2). true: W_o and fc2 ~ N(0, (0.02 / sqrt(2 n_layers))^2)
+  // instead (GPT-2's scaling, an option). Off by default: it lowers the share of seeds with
+  // which order / t5 leaves its chance plateau within 2000 steps from 33 of 46 to 19 of 46
+  // (docs/results.md, "order / t5").
   bool scale_output_init = false;
   bool fused_attention = true;    // false: the unfused reference composition
   bool pack_sequences = true;     // with padding and fused attention, run the blocks on the real rows only

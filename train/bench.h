@@ -1,4 +1,4 @@
-// train/bench.h: timing full training steps (SPEC section 8).
+// train/bench.h: timing full training steps (docs/spec.md §8).
 //
 // A benchmark configuration is a model size, a batch shape and an encoding; it is run on
 // fixed-length `shift` batches (no padding), timing forward + backward + AdamW after a
@@ -18,7 +18,7 @@ struct BenchConfig {
   std::string encoding;
 };
 
-// tiny, base, long (SPEC section 8).
+// tiny, base, long (docs/spec.md §8).
 const std::vector<BenchConfig>& bench_configs();
 const BenchConfig& find_bench_config(const std::string& name);  // error lists the known
 

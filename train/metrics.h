@@ -1,4 +1,4 @@
-// train/metrics.h: the loss and metrics of SPEC section 3 on a batch.
+// train/metrics.h: the loss and metrics of docs/spec.md §3 on a batch.
 #pragma once
 
 #include "core/tape.h"

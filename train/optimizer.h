@@ -1,4 +1,4 @@
-// train/optimizer.h: AdamW and SGD with momentum (SPEC section 5).
+// train/optimizer.h: AdamW and SGD with momentum (docs/spec.md §5).
 //
 // AdamW (Loshchilov & Hutter), decoupled weight decay as in PyTorch:
 //   p <- p (1 - lr wd)                    only for parameters of rank >= 2
@@ -66,7 +66,7 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerConfig& cfg, std::vecto
 // before clipping.
 double clip_grad_norm(const std::vector<Parameter*>& params, double max_norm);
 
-// Linear warmup over `warmup` steps, then cosine decay to 0 at the last step (SPEC 5).
+// Linear warmup over `warmup` steps, then cosine decay to 0 at the last step (docs/spec.md §5).
 // `step` counts from 0; total is the number of steps of the run.
 double learning_rate(double base_lr, int64_t step, int64_t warmup, int64_t total);
 

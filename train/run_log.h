@@ -1,4 +1,4 @@
-// train/run_log.h: the per-run training curve (SPEC section 7) and its HDF5 layout.
+// train/run_log.h: the per-run training curve (docs/spec.md §7) and its HDF5 layout.
 //
 // Layout inside the run's group (e.g. /runs/<encoding>/seed<k>/), all datasets 1-D:
 //   step        int64    (n)  training step of each logged entry

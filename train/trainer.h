@@ -1,6 +1,6 @@
 // train/trainer.h: one training run: task + model + optimizer + schedule + evaluation.
 //
-//   TrainConfig cfg;                    // SPEC defaults
+//   TrainConfig cfg;                    // the defaults of docs/spec.md §5.3
 //   cfg.task.name = "shift"; cfg.model.encoding = "rope";
 //   Trainer trainer(cfg);
 //   trainer.run();                      // 2000 steps, evaluated every cfg.eval_every

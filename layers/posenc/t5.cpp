@@ -6,7 +6,7 @@
 // to 128. The bias depends on u - t only; it is built once per forward pass in relative
 // form (H, Lq + Lk - 1) and shared by every layer.
 //
-// Init: N(0, 0.02), the scale of every other learned table in ordo (SPEC section 1), so a
+// Init: N(0, 0.02), the scale of every other learned table in ordo (docs/spec.md §1), so a
 // comparison of learned encodings is not confounded by different init scales. (Zeros would
 // also train, since the gradient of B does not depend on B, but would start as NoPE.)
 #include "layers/posenc/t5.h"

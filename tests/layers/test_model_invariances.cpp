@@ -1,4 +1,4 @@
-// tests/layers/test_model_invariances.cpp: SPEC section 4 (padding) and section 2
+// tests/layers/test_model_invariances.cpp: docs/spec.md §4 (padding) and section 2
 // (permutation invariance of NoPE, causality), for every registered encoding.
 #include <catch2/catch.hpp>
 
@@ -55,7 +55,7 @@ std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& 
 
 }  // namespace
 
-TEST_CASE("padding and batching leave every encoding's real outputs unchanged (SPEC 4)", "[layers][padding]") {
+TEST_CASE("padding and batching leave every encoding's real outputs unchanged (docs/spec.md §4)", "[layers][padding]") {
   for (const auto& info : encodings()) {
     for (HeadType head : {HeadType::Token, HeadType::Pooled, HeadType::Cls}) {
       for (bool causal : {false, true}) {
@@ -81,7 +81,7 @@ TEST_CASE("padding and batching leave every encoding's real outputs unchanged (S
   }
 }
 
-TEST_CASE("with no encoding, bidirectional attention and mean pooling, order is invisible (SPEC 2)", "[layers][nope]") {
+TEST_CASE("with no encoding, bidirectional attention and mean pooling, order is invisible (docs/spec.md §2)", "[layers][nope]") {
   EncoderModel model(small_model("none", HeadType::Pooled));
   TensorI32 x = random_tokens(1, 9, 12, 5);
   Tensor ref = logits_of(model, x, {9});
@@ -116,7 +116,7 @@ TEST_CASE("causal attention: the output at t does not depend on inputs after t",
   }
 }
 
-TEST_CASE("parameters have hierarchical names and SPEC 1 initial values", "[layers][model]") {
+TEST_CASE("parameters have hierarchical names and docs/spec.md §1 initial values", "[layers][model]") {
   EncoderModel model(small_model("t5", HeadType::Pooled));
   std::vector<std::string> names;
   for (Parameter* p : model.parameters()) names.push_back(p->name);
@@ -139,7 +139,7 @@ TEST_CASE("parameters have hierarchical names and SPEC 1 initial values", "[laye
   for (Parameter* p : model.parameters()) {
     if (p->name.find("gamma") != std::string::npos) CHECK(p->value[0] == 1);
     if (p->name.find("bias") != std::string::npos && p->name != "posenc.t5_bias") CHECK(p->value[0] == 0);
-    // Every weight N(0, 0.02), the output projections W_o and fc2 included (SPEC 1); the
+    // Every weight N(0, 0.02), the output projections W_o and fc2 included (docs/spec.md §1); the
     // RMS of 256 or more values is within 15% of the std.
     if (p->name.ends_with(".weight") && p->value.numel() >= 256) {
       INFO(p->name);

@@ -55,7 +55,7 @@ TEST_CASE("alibi: slopes follow Press et al.'s rule for H = 4, 6, 8, 12, 16", "[
     REQUIRE(got.size() == static_cast<size_t>(H));
     for (int64_t h = 0; h < H; ++h) CHECK(got[h] == Approx(want[h]).epsilon(1e-12));
   }
-  // The examples spelled out in SPEC / the brief, as log2 of the slopes.
+  // The H = 6 example of docs/spec.md §2.5 and H = 12, as log2 of the slopes.
   auto log2s = [](int64_t H) {
     std::vector<double> l;
     for (double m : alibi_slopes(H)) l.push_back(std::log2(m));

@@ -15,13 +15,13 @@ const std::vector<std::string> kNames = {"none", "sinusoidal", "learned", "rope"
                                          "t5", "rbf", "cyclic", "fourier2d"};
 }
 
-TEST_CASE("registry: the nine encodings of SPEC section 2, each built by name", "[posenc][registry]") {
+TEST_CASE("registry: the nine encodings of docs/spec.md §2, each built by name", "[posenc][registry]") {
   std::vector<std::string> names;
   for (const EncodingInfo& e : encodings()) {
     names.push_back(e.name);
     CHECK(e.summary.size() > 5);
   }
-  // The nine of SPEC, in this order; encodings added later come after them.
+  // The nine of docs/spec.md §2, in this order; encodings added later come after them.
   REQUIRE(names.size() >= kNames.size());
   CHECK(std::vector<std::string>(names.begin(), names.begin() + kNames.size()) == kNames);
   EncodingConfig cfg;
@@ -33,7 +33,7 @@ TEST_CASE("registry: the nine encodings of SPEC section 2, each built by name", 
   }
 }
 
-TEST_CASE("registry: each encoding uses exactly the hooks SPEC gives it", "[posenc][registry]") {
+TEST_CASE("registry: each encoding uses exactly the hooks docs/spec.md §2 gives it", "[posenc][registry]") {
   EncodingConfig cfg;
   cfg.options.set("grid-w", "4");
   const int64_t B = 2, L = 8, d = cfg.d_model, H = cfg.n_heads;

@@ -1,5 +1,5 @@
 // tests/layers/test_posenc_sinusoidal.cpp: the seed note's d = 4 table and the identities
-// of SPEC section 2 (shift = block rotation, dot product = sum of cosines), all through
+// of docs/spec.md §2 (shift = block rotation, dot product = sum of cosines), all through
 // the embed hook.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/shell/test_bench.sh: `ordo bench` runs and reports a consistent table and JSON (SPEC
-# section 8). Nothing here is timed or compared with a speed: it checks the report's shape
+# tests/shell/test_bench.sh: `ordo bench` runs and reports a consistent table and JSON
+# (docs/spec.md §8). Nothing here is timed or compared with a speed: it checks the report's shape
 # and its arithmetic (GFLOP/s = GFLOP per step x steps/s, the share inside its round range),
 # and that the peak RSS is the training's own, without the 48 MB of the peak probes.
 # Usage: bash test_bench.sh <ordo> <ordo_tests>.

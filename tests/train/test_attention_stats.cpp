@@ -1,4 +1,4 @@
-// tests/train/test_attention_stats.cpp: SPEC 6 statistics equal hand-computed values on fixed
+// tests/train/test_attention_stats.cpp: docs/spec.md §6 statistics equal hand-computed values on fixed
 // attention matrices, padding included.
 #include <catch2/catch.hpp>
 

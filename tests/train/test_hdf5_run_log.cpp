@@ -1,4 +1,4 @@
-// tests/train/test_hdf5_run_log.cpp: the run log layout of SPEC section 7 round trips.
+// tests/train/test_hdf5_run_log.cpp: the run log layout of docs/spec.md §7 round trips.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // tests/train/test_learnability.cpp: each task is learnable by the encodings that should
-// learn it, and not by the one that cannot (SPEC sections 2 and 3).
+// learn it, and not by the one that cannot (docs/spec.md §2 and §3).
 //
 // Calibration (small model d=32, H=2, 2 layers, d_ff=64, batch 32, lr 3e-3, warmup 100,
 // measured on this 2-core machine, 1 thread, seeds 0-2):
