@@ -8,7 +8,7 @@
 //   analysis.h5   attributes (checkpoint, task, encoding, length, eps, ...); tokens (B, L),
 //                 lengths (B); per layer l: layer<l>/attention (B, H, L', L') (L' = L + 1 with a
 //                 cls head), layer<l>/{entropy, span_mean, span_max, distance} (H) over the
-//                 batch and layer<l>/per_sequence/<same> (B, H) (train/attention_stats.h)
+//                 batch and layer<l>/per_sequence/<same> (B, H) (report/attention_stats.h)
 //   layer<l>_attention.{dat,gp,png}   sequence 0, the heads side by side
 // and prints the table (layer, head, entropy, span mean, span max, mean distance).
 //
@@ -27,14 +27,15 @@
 #include <filesystem>
 #include <memory>
 
+#include "report/checkpoint_file.h"
 #include "core/ops.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
-#include "train/atomic_file.h"
-#include "train/attention_stats.h"
+#include "report/atomic_file.h"
+#include "report/attention_stats.h"
 #include "train/checkpoint.h"
-#include "train/hdf5.h"
-#include "train/plots.h"
+#include "report/hdf5.h"
+#include "report/plots.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 

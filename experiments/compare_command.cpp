@@ -6,7 +6,7 @@
 //   checkpoints/<task>/<encoding>/seed<k>.h5   each run's final checkpoint (`ordo analyze` reads it)
 //   plots/<task>_curves.{dat,gp,png}    learning curves (train loss, accuracy) per encoding
 //   plots/<task>_lengths.{dat,gp,png}   accuracy against evaluation length per encoding
-//   summary.md                          tables and findings (train/summary.h)
+//   summary.md                          tables and findings (report/summary.h)
 // Every run is validated (its Trainer built, names and settings checked) before DIR is
 // touched. An existing non-empty DIR is refused unless --resume (finished runs, whose final
 // checkpoint and complete log exist, are skipped; partial ones continue from their
@@ -24,16 +24,17 @@
 
 #include <omp.h>
 
+#include "report/checkpoint_file.h"
 #include "core/parallel.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
 #include "layers/posenc/encoding.h"
-#include "train/atomic_file.h"
+#include "report/atomic_file.h"
 #include "train/checkpoint.h"
-#include "train/plots.h"
-#include "train/results.h"
-#include "train/summary.h"
+#include "report/plots.h"
+#include "report/results.h"
+#include "report/summary.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 

@@ -9,11 +9,12 @@
 #include <memory>
 #include <sstream>
 
+#include "report/checkpoint_file.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
 #include "train/checkpoint.h"
-#include "train/results.h"
+#include "report/results.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 

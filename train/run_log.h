@@ -1,29 +1,12 @@
-// train/run_log.h: the per-run training curve (docs/spec.md §7) and its HDF5 layout.
+// train/run_log.h: the per-run training curve a Trainer records (docs/spec.md §7).
 //
-// Layout inside the run's group (e.g. /runs/<encoding>/seed<k>/), all datasets 1-D:
-//   step        int64    (n)  training step of each logged entry
-//   train_loss  float64  (n)  training loss at that step
-//   lr          float64  (n)  learning rate used at that step
-//   wall_time   float64  (n)  seconds since the start of the run
-//   eval/<len>/step   int64    (m)  steps at which the evaluation set of length <len> was scored
-//   eval/<len>/acc    float64  (m)  token accuracy over scored positions
-//   eval/<len>/exact  float64  (m)  exact-match rate (whole sequence right); NaN where undefined
-//   eval/<len>/loss   float64  (m)  evaluation loss; NaN where not computed
-//   attribute wall_seconds  float64  total wall time of the run
-// <len> is the literal "train" for the training length range (RunLog::eval key 0) and the
-// decimal sequence length otherwise: eval/train/acc, eval/128/acc, eval/1024/acc.
-// Every eval/<len> group is written, in increasing length with "train" first.
-//
-// Reading back (h5py):  f["runs/rope/seed0/eval/128/acc"][:]
+// report/run_log_file.h writes it to HDF5 and reads it back (the layout is described there).
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <string>
 #include <vector>
-
-#include "train/hdf5.h"
 
 namespace ordo {
 
@@ -40,17 +23,5 @@ struct RunLog {
   std::map<int64_t, std::vector<EvalPoint>> eval;       // eval length (0 = training range) -> curve
   double total_wall_seconds = 0;
 };
-
-// The group name of an evaluation length: "train" for 0, else the number ("128").
-std::string eval_group_name(int64_t length);
-// The inverse; throws naming `name` when it is neither "train" nor a positive integer.
-int64_t eval_group_length(const std::string& name);
-
-// Writes `log` into `group`, replacing any run log already there (a run rewrites its log as
-// it goes). Throws if the per-step vectors differ in length.
-void write_run_log(h5::Group& group, const RunLog& log);
-// Reads a run log written by write_run_log (or another tool following the layout above;
-// eval/<len>/exact and loss are optional there and read as NaN when absent).
-RunLog read_run_log(const h5::Group& group);
 
 }  // namespace ordo

@@ -1,11 +1,11 @@
-// tests/train/test_summary.cpp: aggregation over seeds, findings computed from the numbers
+// tests/report/test_summary.cpp: aggregation over seeds, findings computed from the numbers
 // (changing the fixture changes them), and the summary table.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "train/summary.h"
+#include "report/summary.h"
 
 using namespace ordo;
 

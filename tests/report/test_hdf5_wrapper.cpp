@@ -1,4 +1,4 @@
-// tests/train/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
+// tests/report/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <limits>
 #include <sstream>
 
-#include "train/hdf5.h"
+#include "report/hdf5.h"
 
-#include "tests/train/temp_dir.h"
+#include "tests/temp_dir.h"
 
 using namespace ordo;
 using Catch::Contains;

@@ -1,4 +1,4 @@
-// train/results.h: the results file of an experiment (docs/spec.md §7).
+// report/results.h: the results file of an experiment (docs/spec.md §7).
 //
 // One HDF5 file per experiment (run.h5 for `ordo train`, results.h5 for `ordo compare`):
 //   /                            attributes: format = "ordo-results", format_version = 1,

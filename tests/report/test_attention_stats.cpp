@@ -1,10 +1,10 @@
-// tests/train/test_attention_stats.cpp: docs/spec.md §6 statistics equal hand-computed values on fixed
+// tests/report/test_attention_stats.cpp: docs/spec.md §6 statistics equal hand-computed values on fixed
 // attention matrices, padding included.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "train/attention_stats.h"
+#include "report/attention_stats.h"
 
 using namespace ordo;
 

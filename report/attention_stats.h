@@ -1,4 +1,4 @@
-// train/attention_stats.h: the attention statistics of docs/spec.md §6.
+// report/attention_stats.h: the attention statistics of docs/spec.md §6.
 //
 // For a row A_i of an attention map (query i over keys j, summing to 1 over the real keys):
 //   entropy   H(A_i)  = -sum_j A_ij log A_ij          (natural log; 0 log 0 = 0)

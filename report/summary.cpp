@@ -1,5 +1,5 @@
-// train/summary.cpp: aggregation over seeds, findings and summary.md (see summary.h).
-#include "train/summary.h"
+// report/summary.cpp: aggregation over seeds, findings and summary.md (see summary.h).
+#include "report/summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -413,7 +413,7 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
       for (const std::string& img : it->second) os << "![" << t.task << "](" << img << ")\n";
     if (it != images.end() && !it->second.empty()) os << "\n";
   }
-  os << "## Findings\n\nComputed from the table (thresholds in train/summary.h), not written by hand.\n\n";
+  os << "## Findings\n\nComputed from the table (thresholds in report/summary.h), not written by hand.\n\n";
   for (const std::string& f : notes) os << "- " << f << "\n";
   return os.str();
 }

@@ -1,4 +1,4 @@
-// tests/train/test_checkpoint.cpp: checkpoints round trip bit-exactly and bad ones are refused.
+// tests/report/test_checkpoint.cpp: checkpoints round trip bit-exactly and bad ones are refused.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -8,11 +8,12 @@
 #include <fstream>
 #include <limits>
 
+#include "report/checkpoint_file.h"
 #include "core/rng.h"
 #include "train/checkpoint.h"
-#include "train/hdf5.h"
+#include "report/hdf5.h"
 
-#include "tests/train/temp_dir.h"
+#include "tests/temp_dir.h"
 
 using namespace ordo;
 using Catch::Contains;

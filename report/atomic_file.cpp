@@ -1,5 +1,5 @@
-// train/atomic_file.cpp: write to a temporary file, fsync, rename, fsync the directory.
-#include "train/atomic_file.h"
+// report/atomic_file.cpp: write to a temporary file, fsync, rename, fsync the directory.
+#include "report/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

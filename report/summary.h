@@ -1,4 +1,4 @@
-// train/summary.h: what an encoding comparison found, computed from its run logs.
+// report/summary.h: what an encoding comparison found, computed from its run logs.
 //
 //   std::vector<RunRecord> runs = read_results("cmp/results.h5");
 //   std::vector<TaskSummary> tasks = summarize(runs);         // task x encoding, over seeds
@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "train/results.h"
+#include "report/results.h"
 
 namespace ordo {
 

@@ -1,5 +1,5 @@
-// train/plots.cpp: gnuplot data files, scripts and the gnuplot runner (see plots.h).
-#include "train/plots.h"
+// report/plots.cpp: gnuplot data files, scripts and the gnuplot runner (see plots.h).
+#include "report/plots.h"
 
 #include <algorithm>
 #include <cerrno>

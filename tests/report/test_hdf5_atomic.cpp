@@ -1,4 +1,4 @@
-// tests/train/test_hdf5_atomic.cpp: atomic_write replaces a file completely or not at all.
+// tests/report/test_hdf5_atomic.cpp: atomic_write replaces a file completely or not at all.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "train/atomic_file.h"
-#include "train/hdf5.h"
+#include "report/atomic_file.h"
+#include "report/hdf5.h"
 
-#include "tests/train/temp_dir.h"
+#include "tests/temp_dir.h"
 
 using namespace ordo;
 using Catch::Contains;

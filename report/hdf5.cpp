@@ -1,8 +1,8 @@
-// train/hdf5.cpp: the HDF5 C API behind train/hdf5.h.
+// report/hdf5.cpp: the HDF5 C API behind report/hdf5.h.
 //
 // Every HDF5 call is checked; a failure becomes ordo::Error "<file>: <what failed> (<HDF5's
 // innermost error description>)". HDF5's automatic error printing is turned off first.
-#include "train/hdf5.h"
+#include "report/hdf5.h"
 
 #include <hdf5.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 
-static_assert(std::is_same_v<hid_t, int64_t>, "train/hdf5.h stores hid_t as int64_t (HDF5 >= 1.10)");
+static_assert(std::is_same_v<hid_t, int64_t>, "report/hdf5.h stores hid_t as int64_t (HDF5 >= 1.10)");
 
 namespace ordo::h5 {
 namespace {

@@ -1,4 +1,4 @@
-// tests/train/temp_dir.h: a fresh directory under /tmp for one test, removed afterwards.
+// tests/temp_dir.h: a fresh directory under /tmp for one test, removed afterwards.
 #pragma once
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
-// train/attention_stats.cpp: entropy, effective span and mean distance of attention rows
+// report/attention_stats.cpp: entropy, effective span and mean distance of attention rows
 // (definitions in attention_stats.h).
-#include "train/attention_stats.h"
+#include "report/attention_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// train/plots.h: plots as gnuplot data + script, drawn by gnuplot when it is installed.
+// report/plots.h: plots as gnuplot data + script, drawn by gnuplot when it is installed.
 //
 // Every plot is three files side by side: <stem>.dat (plain columns, gnuplot "index" blocks
 // separated by two blank lines), <stem>.gp (a commented script that reads the .dat by its
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "train/results.h"
-#include "train/summary.h"
+#include "report/results.h"
+#include "report/summary.h"
 
 namespace ordo {
 

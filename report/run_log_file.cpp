@@ -1,5 +1,5 @@
-// train/run_log.cpp: RunLog <-> HDF5 (layout documented in train/run_log.h).
-#include "train/run_log.h"
+// report/run_log_file.cpp: RunLog <-> HDF5 (layout documented in train/run_log.h).
+#include "report/run_log_file.h"
 
 #include <cmath>
 

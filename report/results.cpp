@@ -1,7 +1,8 @@
-#include "train/results.h"
+#include "report/run_log_file.h"
+#include "report/results.h"
 
-#include "train/atomic_file.h"
-#include "train/hdf5.h"
+#include "report/atomic_file.h"
+#include "report/hdf5.h"
 #include "train/version.h"
 
 namespace ordo {
