@@ -21,6 +21,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
+#include "report/summary.h"
 
 namespace ordo {
 namespace fs = std::filesystem;

@@ -1,19 +1,11 @@
 #include "experiments/progress.h"
 
+#include "report/summary.h"  // format_duration
+
 #include <cstdio>
 #include <unistd.h>
 
 namespace ordo {
-
-std::string format_duration(double s) {
-  if (!(s >= 0)) return "?";
-  const long t = static_cast<long>(s + 0.5);
-  char buf[32];
-  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
-  else if (t >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-  else std::snprintf(buf, sizeof buf, "%lds", t);
-  return buf;
-}
 
 Progress::Progress(bool quiet, int plain_every)
     : quiet_(quiet), tty_(isatty(STDOUT_FILENO) != 0), plain_every_(plain_every) {}

@@ -24,6 +24,4 @@ class Progress {
   size_t last_width_ = 0;
 };
 
-std::string format_duration(double seconds);  // "1m05s", "42s"
-
 }  // namespace ordo

@@ -13,6 +13,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
+#include "report/summary.h"
 #include "train/checkpoint.h"
 #include "report/results.h"
 #include "train/settings.h"

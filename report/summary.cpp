@@ -418,4 +418,14 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
   return os.str();
 }
 
+std::string format_duration(double s) {
+  if (!(s >= 0)) return "?";
+  const long t = static_cast<long>(s + 0.5);
+  char buf[32];
+  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+  else if (t >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+  else std::snprintf(buf, sizeof buf, "%lds", t);
+  return buf;
+}
+
 }  // namespace ordo

@@ -121,4 +121,7 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
                                     const std::string& preamble = "",
                                     const std::map<std::string, std::vector<std::string>>& images = {});
 
+// "1h02m", "1m05s", "42s": durations in summaries and progress lines.
+std::string format_duration(double seconds);
+
 }  // namespace ordo

@@ -1,0 +1,119 @@
+// study/study.h: a grid of training runs (tasks x encodings x seeds), run to completion.
+//
+// The library behind `ordo compare` and `ordo demo`, for any front end (a script, another
+// launcher): it validates every run before writing anything, schedules the runs over worker
+// threads that share the OpenMP threads, resumes or replaces an earlier grid in the same
+// directory, keeps finished work when a run fails, and writes the results, the plots and
+// summary.md. A run's numbers depend only on its settings, never on the schedule.
+//
+//   StudySpec spec;                       // what to run
+//   spec.base = config;                   // every setting shared by the runs (train/config.h)
+//   spec.tasks = {"order", "shift"};
+//   spec.encodings = {"rope", "t5"};
+//   spec.seeds = 3;                       // base.seed, base.seed + 1, base.seed + 2
+//   StudyOptions how;                     // where and how
+//   how.out = "runs/my-study";
+//   Study study(spec, how);               // throws ordo::Error on any bad run; nothing written yet
+//   StudyOutcome done = study.run();      // trains what is not finished, writes everything
+//   // done.summary_path, done.findings, done.records ...
+//
+// Files in `out` (docs/outputs.md):
+//   results.h5                                 every run's log, /runs/<task>/<encoding>/seed<k>/,
+//                                              rewritten atomically after each run
+//   checkpoints/<task>/<encoding>/seed<k>.h5   each run's final checkpoint
+//   plots/<task>_curves.*, <task>_lengths.*    learning curves and accuracy against length
+//   summary.md                                 tables and findings (report/summary.h)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/results.h"
+#include "train/checkpoint.h"
+#include "train/config.h"
+
+namespace ordo {
+
+struct StudySpec {
+  TrainConfig base;                     // task, encoding and seed are set per run
+  std::vector<std::string> tasks;       // registered task names, each once
+  std::vector<std::string> encodings;   // registered encoding names, each once
+  int64_t seeds = 1;                    // seeds base.seed .. base.seed + seeds - 1
+  // Training steps per task, in the order given; tasks not named train base.steps.
+  std::vector<std::pair<std::string, int64_t>> task_steps;
+  // The settings the user changed from the defaults, by name: summary.md names them.
+  std::map<std::string, std::string> given;
+};
+
+// "order=1200,shift=400" -> {{order, 1200}, {shift, 400}}; every task must be in `tasks`,
+// once, with at least one step. Errors name --task-steps and the accepted values.
+std::vector<std::pair<std::string, int64_t>> parse_task_steps(const std::string& text,
+                                                               const std::vector<std::string>& tasks);
+
+// What to do with an `out` that already holds files.
+enum class ExistingOutput { Refuse, Resume, Replace };
+
+struct StudyOptions {
+  std::string out = "runs/compare";
+  ExistingOutput existing = ExistingOutput::Refuse;  // Resume: skip finished runs, continue partial ones
+  int64_t ckpt_every = 0;   // also checkpoint each run every N steps (0 = only at its end)
+  int64_t jobs = 0;         // runs trained at once (0 = one per OpenMP thread)
+};
+
+// What a front end shows while a study runs; either may be empty. Called with the study's
+// lock held, from whichever worker thread made progress.
+struct StudyProgress {
+  std::function<void(const std::string& line)> message;  // a run finished, was skipped, ...
+  std::function<void(int64_t steps_done, int64_t total_steps, const std::string& line, double seconds)> update;
+};
+
+// One run of the grid.
+struct StudyRun {
+  TrainConfig config;                            // the base with task, encoding, seed, steps set
+  std::map<std::string, std::string> settings;   // resolved, as stored (to_settings of the Trainer's config)
+  std::string checkpoint_path;
+  std::shared_ptr<const Checkpoint> checkpoint;  // Resume: the checkpoint found, if any
+  std::string label() const;                     // "order/rope/seed0"
+  bool finished() const;                         // its final checkpoint and complete log exist
+};
+
+struct StudyOutcome {
+  std::vector<RunRecord> records;      // every run, in grid order (task, encoding, seed)
+  int64_t trained = 0, skipped = 0;    // runs trained in this session / finished earlier
+  double seconds = 0;                  // wall time of this session
+  double run_seconds = 0;              // the runs' own wall times, whichever session ran them
+  std::vector<std::string> findings;   // as in summary.md
+  std::string results_path, summary_path, plot_dir;
+  int plots_rendered = 0;              // PNGs gnuplot drew (0 without gnuplot)
+  std::vector<std::string> warnings;   // plotting problems: the data and scripts are still written
+};
+
+class Study {
+ public:
+  // Builds and checks every run (a Trainer each; with Resume, each checkpoint found is
+  // checked against its run). Throws ordo::Error naming the run and the problem; writes
+  // nothing.
+  Study(StudySpec spec, StudyOptions options);
+
+  const std::vector<StudyRun>& runs() const { return runs_; }
+  const StudySpec& spec() const { return spec_; }
+  const StudyOptions& options() const { return options_; }
+  int64_t steps_to_train() const;  // over every run, from where each stands
+
+  // Trains every unfinished run and writes results.h5, the checkpoints, the plots and
+  // summary.md. When a run fails, the runs beside it stop at a checkpoint, every curve so
+  // far is saved, and the first failure is rethrown naming its run: Resume continues.
+  StudyOutcome run(const StudyProgress& progress = {});
+
+ private:
+  StudySpec spec_;
+  StudyOptions options_;
+  std::vector<StudyRun> runs_;
+};
+
+}  // namespace ordo

@@ -1,0 +1,86 @@
+// tests/study/test_study.cpp: the study library (study/study.h) used directly, as a second
+// front end would: every run checked before anything is written, the files it promises,
+// and a resumed study that skips finished runs and returns the same records.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "report/results.h"
+#include "study/study.h"
+#include "tests/temp_dir.h"
+
+using namespace ordo;
+using ordo::testing::TempDir;
+using Catch::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+StudySpec tiny_spec() {
+  StudySpec spec;
+  spec.base.steps = 12;
+  spec.base.eval_every = 6;
+  spec.base.batch_size = 8;
+  spec.base.eval_batch = 16;
+  spec.base.model.d_model = 16;
+  spec.base.model.n_heads = 2;
+  spec.base.model.n_layers = 1;
+  spec.base.model.d_ff = 32;
+  spec.tasks = {"order", "shift"};
+  spec.encodings = {"none", "rope"};
+  spec.seeds = 1;
+  spec.task_steps = {{"shift", 6}};
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("study: a bad run is an error naming it, before anything is written", "[study]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  StudySpec spec = tiny_spec();
+  spec.encodings = {"none", "ropee"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--encodings: unknown name 'ropee'") && Contains("rope"));
+  spec = tiny_spec();
+  spec.base.model.n_heads = 3;  // does not divide d_model 16
+  CHECK_THROWS_WITH(Study(spec, how), Contains("order/none/seed0") && Contains("--heads"));
+  CHECK_THROWS_WITH(parse_task_steps("order=0", {"order"}), Contains("at least 1 step"));
+  CHECK_THROWS_WITH(parse_task_steps("copy=5", {"order"}), Contains("'copy' is not a task of this grid"));
+  CHECK_FALSE(fs::exists(how.out));
+}
+
+TEST_CASE("study: runs the grid, writes its files, and a resumed study skips what is finished", "[study]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  Study study(tiny_spec(), how);
+  REQUIRE(study.runs().size() == 4);
+  CHECK(study.runs()[2].label() == "shift/none/seed0");
+  CHECK(study.runs()[2].config.steps == 6);  // task_steps
+  CHECK(study.steps_to_train() == 12 + 12 + 6 + 6);
+  int messages = 0;
+  StudyProgress show;
+  show.message = [&](const std::string& line) { messages += line.rfind("[", 0) == 0; };  // "[k/4] <run>: ..."
+  const StudyOutcome first = study.run(show);
+  CHECK(first.trained == 4);
+  CHECK(first.skipped == 0);
+  CHECK(messages == 4);  // one per finished run (others: how many run at a time)
+  REQUIRE(first.records.size() == 4);
+  for (const char* f : {"results.h5", "summary.md", "checkpoints/order/rope/seed0.h5", "plots/shift_curves.dat"})
+    CHECK(fs::exists(how.out + "/" + f));
+  CHECK(read_results(first.results_path).size() == 4);
+  CHECK_FALSE(first.findings.empty());
+
+  // The same directory again: refused, unless resumed (then nothing is trained) or replaced.
+  CHECK_THROWS_WITH(Study(tiny_spec(), how), Contains("already holds files"));
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome again = Study(tiny_spec(), how).run();
+  CHECK(again.trained == 0);
+  CHECK(again.skipped == 4);
+  REQUIRE(again.records.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK(again.records[i].log.train_loss == first.records[i].log.train_loss);
+    CHECK(again.records[i].settings == first.records[i].settings);
+  }
+}
