@@ -128,6 +128,9 @@ struct TaskInfo {
   int64_t default_min_len = 0, default_max_len = 0;
   std::vector<OptionSpec> options;   // its own options: flags, --help, logs, checkpoints
   TaskFactory make;
+  // Training steps in `ordo demo` (one seed, 5 minutes for the whole grid on 2 cores):
+  // enough for the demo's findings to agree with the full-length grid (docs/results.md).
+  int64_t demo_steps = 2000;
 };
 
 // Every registered task, in registry order.

@@ -9,6 +9,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
+#include "layers/posenc/encoding.h"
 #include "report/summary.h"
 #include "study/study.h"
 #include "train/settings.h"
@@ -17,10 +18,17 @@ namespace ordo {
 
 namespace {
 
+std::string comma_list(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ",") + n;
+  return s;
+}
+
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
-      {"tasks", "tasks to compare, comma-separated", "order,shift,periodic", false},
-      {"encodings", "encodings to compare, comma-separated", "none,sinusoidal,learned,rope,alibi,t5", false},
+      {"tasks", "tasks to compare, comma-separated", comma_list(task_names()), false},
+      {"encodings", "encodings to compare, comma-separated",
+       comma_list(default_study_encodings()), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
       {"out", "output directory", "runs/compare", false},

@@ -21,6 +21,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
+#include "layers/posenc/encoding.h"
 #include "report/summary.h"
 
 namespace ordo {
@@ -29,9 +30,13 @@ namespace fs = std::filesystem;
 namespace {
 
 // The demo preset: the one place to retune it. Flags of `ordo compare` / `ordo train`.
+// Each task's steps are its own declaration (TaskInfo::demo_steps).
 const std::vector<std::string>& demo_preset() {
-  static const std::vector<std::string> preset = {"--seeds", "1", "--task-steps", "order=2000,shift=600,periodic=300",
-                                                  "--eval-every", "200"};
+  static const std::vector<std::string> preset = [] {
+    std::string steps;
+    for (const TaskInfo& t : tasks()) steps += (steps.empty() ? "" : ",") + t.name + "=" + std::to_string(t.demo_steps);
+    return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200"};
+  }();
   return preset;
 }
 constexpr double kDemoBudgetSeconds = 300;
@@ -54,10 +59,12 @@ int cmd_demo(const Args& args) {
     throw InputError(e.what());
   }
   if (p.help) {
+    std::string tasks, encs;
+    for (const std::string& t : task_names()) tasks += (tasks.empty() ? "" : ", ") + t;
+    for (const std::string& e : default_study_encodings()) encs += (encs.empty() ? "" : ", ") + e;
     std::printf("%s", cli::help_text("ordo demo [--out DIR] [--force]",
-                                     "Runs `ordo compare` on the default grid (tasks order, shift, periodic x encodings "
-                                     "none, sinusoidal, learned, rope, alibi, t5) with one seed and a small demo "
-                                     "preset, then prints the summary.",
+                                     "Runs `ordo compare` on the default grid (tasks " + tasks + " x encodings " + encs +
+                                         ") with one seed and a small demo preset, then prints the summary.",
                                      demo_options(), false).c_str());
     return 0;
   }

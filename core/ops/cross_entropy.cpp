@@ -19,9 +19,9 @@ Var cross_entropy(Tape& t, Var logits, const TensorI32& targets, const Tensor& s
   ORDO_CHECK(X.rank() == 2, "cross_entropy: logits must be (N, C), got ", X.shape());
   const int64_t N = X.dim(0), C = X.dim(1);
   ORDO_CHECK(targets.defined() && targets.shape() == Shape({N}), "cross_entropy: targets must be (N) = (",
-             N, ") for logits ", X.shape(), ", got ", targets.defined() ? targets.shape().str() : "none");
+             N, ") for logits ", X.shape(), ", got ", targets.defined() ? targets.shape().str() : "an undefined tensor");
   ORDO_CHECK(score.defined() && score.shape() == Shape({N}), "cross_entropy: score must be (N) = (", N,
-             ") for logits ", X.shape(), ", got ", score.defined() ? score.shape().str() : "none");
+             ") for logits ", X.shape(), ", got ", score.defined() ? score.shape().str() : "an undefined tensor");
 
   // Validate serially (an exception must not escape a parallel loop) and count scored rows.
   double n_scored = 0;

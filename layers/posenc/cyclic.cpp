@@ -61,6 +61,7 @@ EncodingInfo encoding_info_cyclic() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<CyclicEncoding>(c);
       },
+      .in_default_study = false,  // an extra of ordo's, outside the default grid
   };
 }
 

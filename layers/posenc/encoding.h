@@ -90,6 +90,10 @@ struct EncodingInfo {
   // Checks the option values before a run is built, naming the --flag to change; runs for
   // the chosen encoding only. May be null.
   void (*check)(const EncodingConfig&) = nullptr;
+  // Part of the default comparison (`ordo compare` without --encodings, `ordo demo`).
+  bool in_default_study = true;
+  // The encoding a model gets when none is named (exactly one entry sets it).
+  bool is_default = false;
 };
 
 // Every registered encoding, in registry order.
@@ -100,5 +104,8 @@ std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const
 const EncodingInfo& encoding_info(const std::string& name);
 // "none, sinusoidal, ...": the registered names, for help and error messages.
 std::string encoding_names();
+// The entry with is_default, and the names with in_default_study, in registry order.
+const std::string& default_encoding();
+std::vector<std::string> default_study_encodings();
 
 }  // namespace ordo

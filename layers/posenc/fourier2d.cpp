@@ -74,6 +74,7 @@ EncodingInfo encoding_info_fourier2d() {
         ORDO_CHECK(w > 0, "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to (t mod W, t div W); "
                           "the tasks are 1-D");
       },
+      .in_default_study = false,  // an extra of ordo's, outside the default grid
   };
 }
 

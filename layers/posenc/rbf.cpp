@@ -66,6 +66,7 @@ EncodingInfo encoding_info_rbf() {
         ORDO_CHECK(c.options.real("rbf-sigma") >= 0, "--rbf-sigma must be >= 0 (0 = centre spacing), got ",
                    c.options.real("rbf-sigma"));
       },
+      .in_default_study = false,  // an extra of ordo's, outside the default grid
   };
 }
 

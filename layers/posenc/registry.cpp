@@ -37,6 +37,9 @@ std::vector<EncodingInfo> build_table() {
   std::vector<EncodingInfo> table = {ORDO_ENCODINGS};
 #undef ORDO_ENCODING
   std::set<std::string> names;
+  int defaults = 0;
+  for (const EncodingInfo& e : table) defaults += e.is_default ? 1 : 0;
+  ORDO_CHECK(defaults == 1, "exactly one encoding must set is_default; ", defaults, " do");
   for (const EncodingInfo& e : table) {
     ORDO_CHECK(names.insert(e.name).second, "encoding '", e.name, "' is registered twice");
     ORDO_CHECK(e.make != nullptr, "encoding '", e.name, "' has no factory");
@@ -64,6 +67,19 @@ std::string encoding_names() {
   std::string known;
   for (const EncodingInfo& info : encodings()) known += (known.empty() ? "" : ", ") + info.name;
   return known;
+}
+
+const std::string& default_encoding() {
+  for (const EncodingInfo& e : encodings())
+    if (e.is_default) return e.name;
+  fail("no default encoding");  // build_table() checked there is one
+}
+
+std::vector<std::string> default_study_encodings() {
+  std::vector<std::string> names;
+  for (const EncodingInfo& e : encodings())
+    if (e.in_default_study) names.push_back(e.name);
+  return names;
 }
 
 const EncodingInfo& encoding_info(const std::string& name) {

@@ -83,6 +83,7 @@ EncodingInfo encoding_info_rope() {
       .check = [](const EncodingConfig& c) {
         ORDO_CHECK(c.options.real("rope-base") > 1, "--rope-base must be > 1, got ", c.options.real("rope-base"));
       },
+      .is_default = true,
   };
 }
 

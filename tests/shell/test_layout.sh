@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# tests/shell/test_layout.sh: the repository keeps the shape the docs promise.
+#   1. The include graph has no arrow upward: core <- layers <- (data, train) <- report <-
+#      study <- experiments (data and train may not include each other's upper neighbours).
+#   2. No source file outside layers/posenc/ names a registered encoding, and none outside
+#      data/ names a registered task, as a string literal (tests and docs aside; one
+#      exception, listed below with its reason).
+#   3. Every repository path a comment, a test or a page cites exists, and every relative
+#      link in a Markdown page resolves.
+# Usage: bash test_layout.sh [<ordo> <ordo_tests>] (the binaries are not used).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+fail=0
+problem() { echo "FAIL: $*"; fail=1; }
+
+# ---- 1. include graph ----
+declare -A allowed=(
+  [core]="core"
+  [layers]="core layers"
+  [data]="core layers data"
+  [train]="core layers data train"
+  [report]="core layers data train report"
+  [study]="core layers data train report study"
+  [experiments]="core layers data train report study experiments"
+)
+for folder in "${!allowed[@]}"; do
+  while IFS=: read -r file line include; do
+    target=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$include")
+    [[ " ${allowed[$folder]} " == *" $target "* ]] || problem "$file:$line includes $target/ (above $folder/)"
+  done < <(grep -rnE '^#include "[a-z_]+/' "$folder" --include='*.h' --include='*.cpp' || true)
+done
+
+# ---- 2. registered names stay in their folders ----
+encodings=$(sed -nE 's/^ *ORDO_ENCODING\(([a-z0-9_]+)\).*/\1/p' layers/posenc/registry.cpp)
+tasks=$(sed -nE 's/^ *ORDO_TASK\(([a-z0-9_]+)\).*/\1/p' data/registry.cpp)
+[[ $(wc -w <<<"$encodings") -ge 9 && $(wc -w <<<"$tasks") -ge 3 ]] || problem "could not read the registries"
+# The benchmark configurations (docs/spec.md §8) are fixed settings that name their encoding
+# and task; they are data, not knowledge of how an encoding or a task works.
+exempt='^train/bench\.cpp:'
+# String literals of code lines (comment text dropped), as file:line:code.
+code=$(grep -rnE '"[a-z0-9_]+"' core layers data train report study experiments --include='*.h' --include='*.cpp' |
+         grep -vE '^[^:]+:[0-9]+: *//' | sed -E 's#//.*$##' | grep -vE "$exempt" || true)
+for name in $encodings; do
+  hits=$(grep -v '^layers/posenc/' <<<"$code" | grep -E "\"$name\"" || true)
+  [[ -z "$hits" ]] || problem "encoding '$name' named outside layers/posenc/: $hits"
+done
+for name in $tasks; do
+  hits=$(grep -v '^data/' <<<"$code" | grep -E "\"$name\"" || true)
+  [[ -z "$hits" ]] || problem "task '$name' named outside data/: $hits"
+done
+
+# ---- 3. cited paths exist ----
+# Files a guide creates (its code blocks marked `file=PATH`) exist once the guide is followed.
+examples=$(grep -rhoE 'file=[A-Za-z0-9_./-]+' docs 2>/dev/null | sed 's/^file=//' || true)
+top='(core|layers|data|train|report|study|experiments|tests|docs)'
+while IFS=: read -r file line path; do
+  path=${path%.}
+  [[ -e "$path" ]] && continue
+  grep -qxF "$path" <<<"$examples" && continue
+  problem "$file:$line cites $path, which does not exist"
+done < <(git ls-files '*.h' '*.cpp' '*.sh' '*.md' 'CMakeLists.txt' 'run' '.ci/run' |
+           grep -v '^tests/shell/test_layout.sh$' |  # this file plants missing paths on purpose
+           xargs grep -noE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(h|cpp|md|sh|png|txt|py)" |
+           sed -E "s#^([^:]+:[0-9]+:)[^a-z]?#\1#")
+# Relative links in Markdown pages, resolved from the page's folder.
+while IFS= read -r page; do
+  dir=$(dirname "$page")
+  while IFS=: read -r line link; do
+    target=${link%%#*}
+    [[ -z "$target" || "$target" =~ ^[a-z]+: ]] && continue
+    [[ -e "$dir/$target" ]] || problem "$page:$line links to $link, which does not exist"
+  done < <(grep -noE '\]\([^)[:space:]]+\)' "$page" | sed -E 's/\]\(([^)]*)\)$/\1/' | sed -E 's/^([0-9]+):/\1:/')
+done < <(git ls-files '*.md')
+
+# ---- the checks can fail: each is tried on a planted problem ----
+if [[ "${1:-}" != "--no-self-check" ]]; then
+  tmp=$(mktemp -d /tmp/ordo_layout_XXXXXX)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir "$tmp/src"
+  git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$tmp/src"
+  plant() {  # plant <file> <line>: a copy of the repository with that line appended must fail
+    rm -rf "$tmp/copy"
+    cp -r "$tmp/src" "$tmp/copy"
+    printf '%s\n' "$2" >>"$tmp/copy/$1"
+    (cd "$tmp/copy" && git init -q && git add -A)
+    if bash "$tmp/copy/tests/shell/test_layout.sh" --no-self-check >/dev/null 2>&1; then
+      problem "planted '$2' in $1, and the check did not fail"
+    fi
+  }
+  plant core/tensor.h '#include "layers/model.h"'
+  plant train/trainer.cpp 'static const char* kPlanted = "alibi";'
+  plant report/summary.cpp 'static const char* kPlanted = "periodic";'
+  plant layers/model.h '// see layers/no_such_file.h'
+  plant docs/results.md '[gone](no-such-page.md)'
+  # and the unplanted copy passes, so the failures above are the planted lines'
+  rm -rf "$tmp/copy" && cp -r "$tmp/src" "$tmp/copy" && (cd "$tmp/copy" && git init -q && git add -A)
+  bash "$tmp/copy/tests/shell/test_layout.sh" --no-self-check >/dev/null 2>&1 || problem "the unplanted copy fails"
+fi
+
+[[ $fail -eq 0 ]] || exit 1
+echo "layout: include graph, registered names and cited paths OK"
