@@ -1,5 +1,4 @@
-// experiments/analyze_command.cpp: `ordo analyze` (attention of a trained model, docs/spec.md §6) and
-// `ordo inspect-pe` (an encoding's position-similarity matrix).
+// experiments/analyze_command.cpp: `ordo analyze`, the attention of a trained model (docs/spec.md §6).
 //
 // analyze: loads a checkpoint (from `ordo train` or `ordo compare`), rebuilds its model
 // (a Trainer from the checkpoint's settings, restored), takes one batch of --batch sequences
@@ -57,36 +56,6 @@ const std::vector<cli::Option>& analyze_options() {
   return opts;
 }
 
-// The subcommand's own flags, then every encoding's options (EncodingInfo::options).
-const std::vector<cli::Option>& inspect_options() {
-  static const std::vector<cli::Option> opts = [] {
-    std::vector<cli::Option> o = {
-        {"len", "sequence length L (the matrix is L x L)", "64", false},
-        {"d", "model width d", "64", false},
-        {"heads", "attention heads H", "4", false},
-        {"head", "encodings with per-head terms (rotate, bias): show this head only (-1 = mean over heads)", "-1",
-         false},
-        {"checkpoint", "show the trained encoding of this checkpoint (then E, --d, --heads and its options come "
-                       "from it)", "", false},
-        {"out", "output directory", "pe-<E>-L<len>-d<d>", false},
-        {"quiet", "print nothing but errors", "", true},
-    };
-    const Options defaults = encoding_options();
-    for (const EncodingInfo& e : encodings())
-      for (const OptionSpec& spec : e.options)
-        o.push_back({spec.name, e.name + ": " + spec.help, defaults.values().at(spec.name),
-                     spec.type == OptionType::Bool});
-    return o;
-  }();
-  return opts;
-}
-
-int64_t positive(const cli::Parsed& p, const std::string& name, int64_t max) {
-  const int64_t v = parse_int(name, p.option(name));
-  ORDO_CHECK(v >= 1 && v <= max, "--", name, " must be in [1, ", max, "], got ", v);
-  return v;
-}
-
 std::string fmt(double v, int decimals = 3) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -134,10 +103,10 @@ int cmd_analyze(const Args& args) {
     trainer = std::make_unique<Trainer>(cfg);
     trainer->restore(ck);
     const Task& task = trainer->task();
-    len = p.has("len") ? positive(p, "len", 4096) : task.max_len();
+    len = p.has("len") ? cli::positive(p, "len", 4096) : task.max_len();
     ORDO_CHECK(len >= task.min_valid_len(), "--len ", len, " is too short for task ", task.name(), ": at least ",
                task.min_valid_len());
-    batch_size = positive(p, "batch", 1024);
+    batch_size = cli::positive(p, "batch", 1024);
     const int64_t seed = parse_int("data-seed", p.option("data-seed"));
     ORDO_CHECK(seed >= 0, "--data-seed must be >= 0, got ", seed);
     data_seed = static_cast<uint64_t>(seed);
@@ -241,135 +210,8 @@ int cmd_analyze(const Args& args) {
   return 0;
 }
 
-int cmd_inspect_pe(const Args& args) {
-  cli::Parsed p;
-  std::unique_ptr<Trainer> trainer;         // --checkpoint: owns the trained encoding
-  std::unique_ptr<PositionalEncoding> own;  // otherwise: a fresh one
-  PositionalEncoding* enc = nullptr;
-  std::string name, out;
-  int64_t L = 0, D = 0, H = 0, head = -1;
-  try {
-    p = cli::parse(args, inspect_options(), false, 1);
-    if (p.help) {
-      std::printf("%s", cli::help_text("ordo inspect-pe E --len L --d D [flags]",
-                                       "The position-similarity matrix of encoding E as a heatmap: PE(t).PE(u) for "
-                                       "embed encodings, the positional part of the logits for rope, alibi and t5.",
-                                       inspect_options(), false).c_str());
-      return 0;
-    }
-    L = positive(p, "len", 2048);
-    head = parse_int("head", p.option("head"));
-    if (!p.option("checkpoint").empty()) {
-      Checkpoint ck = load_checkpoint(p.option("checkpoint"));
-      trainer = std::make_unique<Trainer>(from_settings(ck.config));
-      trainer->restore(ck);
-      enc = &trainer->model().encoding();
-      name = trainer->config().model.encoding;
-      ORDO_CHECK(p.positional.empty() || p.positional[0] == name, "the checkpoint's encoding is ", name, ", not ",
-                 p.positional[0]);
-      D = trainer->config().model.d_model;
-      H = trainer->config().model.n_heads;
-    } else {
-      ORDO_CHECK(!p.positional.empty(), "name the encoding: ordo inspect-pe E --len L --d D; known: ",
-                 encoding_names());
-      name = p.positional[0];
-      D = positive(p, "d", 4096);
-      H = positive(p, "heads", 256);
-      ORDO_CHECK(D % H == 0, "--heads ", H, " must divide --d ", D);
-      EncodingConfig ec;
-      ec.d_model = D;
-      ec.n_heads = H;
-      ec.max_len = L;
-      for (const OptionSpec& spec : encoding_info(name).options) ec.options.set(spec.name, p.option(spec.name));
-      if (encoding_info(name).check) encoding_info(name).check(ec);
-      own = make_encoding(name, ec);
-      enc = own.get();
-    }
-    ORDO_CHECK(head >= -1 && head < H, "--head must be -1 (mean) or in [0, ", H, "), got ", head);
-    out = p.has("out") ? p.option("out")
-                       : "pe-" + name + "-L" + std::to_string(L) + "-d" + std::to_string(D);
-    std::error_code ec;
-    ORDO_CHECK(!fs::exists(out, ec) || fs::is_directory(out, ec), "--out ", out, " exists and is not a directory");
-  } catch (const Error& e) {
-    throw InputError(e.what());
-  }
-  const bool quiet = p.option("quiet") == "true";
-
-  Tape tape;
-  NoGradGuard guard(tape);
-  Positions pos;
-  pos.batch = 1;
-  pos.length = L;
-  pos.lengths = {static_cast<int32_t>(L)};
-  std::vector<double> S(static_cast<size_t>(L * L), 0.0);
-  std::vector<std::string> parts;
-  // (a) embed: PE = embed(0).
-  Var x = tape.input(Tensor::zeros(Shape{1, L, D}));
-  Var y = enc->embed(tape, x, pos);
-  if (y.id != x.id) {
-    const Tensor& pe = tape.value(y);  // (1, L, D)
-    for (int64_t t = 0; t < L; ++t)
-      for (int64_t u = 0; u < L; ++u) {
-        double s = 0;
-        for (int64_t c = 0; c < D; ++c) s += static_cast<double>(pe[t * D + c]) * pe[u * D + c];
-        S[t * L + u] += s;
-      }
-    parts.push_back("PE(t).PE(u)");
-  }
-  // (b) rotate: <R(t) q, R(u) q>, q all ones, per head then averaged (or one head).
-  const int64_t dh = D / H;
-  Var q = tape.input(Tensor::full(Shape{1, L, H, dh}, 1));
-  auto [rq, rk] = enc->rotate(tape, q, q, pos);
-  if (rq.id != q.id) {
-    const Tensor& r = tape.value(rq);  // (1, L, H, dh)
-    for (int64_t h = 0; h < H; ++h) {
-      if (head >= 0 && h != head) continue;
-      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(H);
-      for (int64_t t = 0; t < L; ++t)
-        for (int64_t u = 0; u < L; ++u) {
-          double s = 0;
-          for (int64_t c = 0; c < dh; ++c) s += static_cast<double>(r[(t * H + h) * dh + c]) * r[(u * H + h) * dh + c];
-          S[t * L + u] += w * s;
-        }
-    }
-    parts.push_back("<R(t)q, R(u)q> with q = ones, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
-  }
-  (void)rk;
-  // (c) bias on the logits.
-  if (std::optional<AttentionBias> b = enc->bias(tape, pos)) {
-    const Tensor& v = tape.value(b->values);
-    const int64_t BH = v.dim(0);
-    for (int64_t h = 0; h < BH; ++h) {
-      if (head >= 0 && h != head) continue;
-      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(BH);
-      for (int64_t t = 0; t < L; ++t)
-        for (int64_t u = 0; u < L; ++u)
-          S[t * L + u] += w * (b->relative ? v[h * (2 * L - 1) + (u - t) + L - 1] : v[(h * L + t) * L + u]);
-    }
-    parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
-  }
-  std::string what = parts.empty() ? std::string("no positional term (all zeros)") : parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) what += " + " + parts[i];
-  const bool untrained_table = !trainer && !enc->parameters().empty();
-
-  fs::create_directories(out);
-  PlotFiles plot = write_heatmap_plot(out, "similarity",
-                                      name + ": " + what + " (L = " + std::to_string(L) + ", d = " +
-                                          std::to_string(D) + (trainer ? ", trained" : "") + ")",
-                                      {Heatmap{name, L, L, S}}, "position u", "position t", true);
-  const RenderReport rendered = render_plots({plot});
-  if (!quiet) {
-    std::printf("%s: S(t, u) = %s\n", name.c_str(), what.c_str());
-    if (untrained_table)
-      std::printf("note: %s has learned parameters; untrained it shows their random initialisation "
-                  "(pass --checkpoint to see a trained one)\n", name.c_str());
-    std::printf("S(0, 0) = %.4f  S(0, 1) = %.4f  S(0, L/2) = %.4f  S(0, L-1) = %.4f\n", S[0], L > 1 ? S[1] : S[0],
-                S[L / 2], S[L - 1]);
-    std::printf("wrote %s, %s%s\n", plot.dat().c_str(), plot.gp().c_str(),
-                rendered.rendered ? (", " + plot.png()).c_str() : "");
-  }
-  if (!rendered.message().empty()) std::fprintf(stderr, "ordo inspect-pe: %s\n", rendered.message().c_str());
-  return 0;
+CommandInfo command_info_analyze() {
+  return {"analyze", "attention maps and statistics (entropy, span, distance) of a checkpoint", cmd_analyze};
 }
 
 }  // namespace ordo

@@ -164,4 +164,8 @@ int cmd_bench(const Args& args) {
   return 0;
 }
 
+CommandInfo command_info_bench() {
+  return {"bench", "time training steps on the docs/spec.md §8 configurations", cmd_bench};
+}
+
 }  // namespace ordo

@@ -138,4 +138,10 @@ std::string help_text(const std::string& usage, const std::string& description,
   return os.str();
 }
 
+int64_t positive(const Parsed& p, const std::string& name, int64_t max) {
+  const int64_t v = parse_int(name, p.option(name));
+  ORDO_CHECK(v >= 1 && v <= max, "--", name, " must be in [1, ", max, "], got ", v);
+  return v;
+}
+
 }  // namespace ordo::cli

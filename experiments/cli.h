@@ -40,6 +40,9 @@ struct Parsed {
 Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& options, bool with_settings,
              size_t max_positional = 0, const std::string& command = "");
 
+// The option `name` as a whole number in [1, max]; errors name the flag.
+int64_t positive(const Parsed& p, const std::string& name, int64_t max);
+
 // --help text: usage line, the subcommand's options, then every setting with its default.
 std::string help_text(const std::string& usage, const std::string& description,
                       const std::vector<Option>& options, bool with_settings);

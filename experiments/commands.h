@@ -1,8 +1,14 @@
-// experiments/commands.h: the ordo subcommands. Each takes its arguments (after the
-// subcommand name) and returns the process exit code: 0 success, 1 a failure while
-// running (numerical fault, I/O), 2 bad input (nothing was written).
+// experiments/commands.h: the ordo subcommands, found by name.
+//
+// A subcommand is one file in experiments/ defining
+//   CommandInfo command_info_<name>();   // name, one-line summary, entry point
+// plus one line in experiments/commands.cpp (docs/guides/add-subcommand.md walks through
+// it). The entry point takes the arguments after the subcommand's name and returns the exit
+// code: 0 success, 1 a failure while running (numerical fault, I/O), 2 bad input (nothing
+// was written; throw InputError).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,12 +16,16 @@ namespace ordo {
 
 using Args = std::vector<std::string>;
 
-int cmd_train(const Args& args);
-int cmd_compare(const Args& args);
-int cmd_analyze(const Args& args);
-int cmd_inspect_pe(const Args& args);
-int cmd_demo(const Args& args);
-int cmd_bench(const Args& args);
+struct CommandInfo {
+  std::string name;     // what follows `ordo`, e.g. "inspect-pe"
+  std::string summary;  // one line for `ordo --help`
+  int (*run)(const Args& args);
+};
+
+// Every subcommand, in `ordo --help` order.
+const std::vector<CommandInfo>& commands();
+// nullptr when no subcommand has that name.
+const CommandInfo* find_command(const std::string& name);
 
 // Thrown for bad input before anything is written: main() prints it and exits with 2.
 struct InputError : std::runtime_error {

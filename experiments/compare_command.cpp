@@ -114,4 +114,8 @@ int cmd_compare(const Args& args) {
   return 0;
 }
 
+CommandInfo command_info_compare() {
+  return {"compare", "train the task x encoding x seed grid; results.h5, plots, summary.md", cmd_compare};
+}
+
 }  // namespace ordo

@@ -86,7 +86,7 @@ int cmd_demo(const Args& args) {
   std::fflush(stdout);
 
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = cmd_compare(cmp);
+  const int rc = find_command("compare")->run(cmp);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rc != 0) return rc;
 
@@ -105,6 +105,10 @@ int cmd_demo(const Args& args) {
               "      ./build/ordo inspect-pe sinusoidal --len 64 --d 64\n",
               out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str());
   return 0;
+}
+
+CommandInfo command_info_demo() {
+  return {"demo", "the default comparison with a small preset, then its summary", cmd_demo};
 }
 
 }  // namespace ordo

@@ -10,26 +10,11 @@
 
 namespace {
 
-struct Command {
-  const char* name;
-  int (*run)(const ordo::Args&);
-  const char* summary;
-};
-
-const Command kCommands[] = {
-    {"train", ordo::cmd_train, "train one model on one task and log its curves (HDF5)"},
-    {"compare", ordo::cmd_compare, "train the task x encoding x seed grid; results.h5, plots, summary.md"},
-    {"analyze", ordo::cmd_analyze, "attention maps and statistics (entropy, span, distance) of a checkpoint"},
-    {"inspect-pe", ordo::cmd_inspect_pe, "an encoding's position-similarity matrix as a heatmap"},
-    {"demo", ordo::cmd_demo, "the default comparison with a small preset, then its summary"},
-    {"bench", ordo::cmd_bench, "time training steps on the docs/spec.md §8 configurations"},
-};
-
 void usage(std::FILE* out) {
   std::fprintf(out, "ordo %s: how does the positional encoding change what a Transformer learns about order?\n\n",
                ordo::version());
   std::fprintf(out, "usage: ordo <command> [flags]   (ordo <command> --help for its flags)\n\ncommands:\n");
-  for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
+  for (const ordo::CommandInfo& c : ordo::commands()) std::fprintf(out, "  %-12s %s\n", c.name.c_str(), c.summary.c_str());
 }
 
 }  // namespace
@@ -45,20 +30,19 @@ int main(int argc, char** argv) {
   }
   const std::string name = argv[1];
   ordo::Args args(argv + 2, argv + argc);
-  for (const Command& c : kCommands) {
-    if (name != c.name) continue;
+  if (const ordo::CommandInfo* c = ordo::find_command(name)) {
     try {
-      return c.run(args);
+      return c->run(args);
     } catch (const ordo::InputError& e) {
-      std::fprintf(stderr, "ordo %s: error: %s\n", c.name, e.what());
+      std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
       return 2;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "ordo %s: error: %s\n", c.name, e.what());
+      std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
       return 1;
     }
   }
   std::string known;
-  for (const Command& c : kCommands) known += (known.empty() ? "" : ", ") + std::string(c.name);
+  for (const ordo::CommandInfo& c : ordo::commands()) known += (known.empty() ? "" : ", ") + c.name;
   std::fprintf(stderr, "ordo: error: unknown command '%s'; known: %s\n", name.c_str(), known.c_str());
   return 2;
 }

@@ -151,4 +151,8 @@ int cmd_train(const Args& args) {
   return 0;
 }
 
+CommandInfo command_info_train() {
+  return {"train", "train one model on one task and log its curves (HDF5)", cmd_train};
+}
+
 }  // namespace ordo

@@ -1,0 +1,37 @@
+// experiments/commands.cpp: every subcommand of `ordo`, found by name.
+//
+// To add a subcommand: write experiments/<name>_command.cpp defining
+//   CommandInfo command_info_<name>();
+// and add ONE line to ORDO_COMMANDS below (docs/guides/add-subcommand.md walks through it).
+#include "experiments/commands.h"
+
+// One line per subcommand, in `ordo --help` order (a '-' in a name is '_' here).
+#define ORDO_COMMANDS      \
+  ORDO_COMMAND(train)      \
+  ORDO_COMMAND(compare)    \
+  ORDO_COMMAND(analyze)    \
+  ORDO_COMMAND(inspect_pe) \
+  ORDO_COMMAND(demo)       \
+  ORDO_COMMAND(bench)      \
+  /* end of the list: add new lines above this one */
+
+namespace ordo {
+
+#define ORDO_COMMAND(name) CommandInfo command_info_##name();
+ORDO_COMMANDS
+#undef ORDO_COMMAND
+
+const std::vector<CommandInfo>& commands() {
+#define ORDO_COMMAND(name) command_info_##name(),
+  static const std::vector<CommandInfo> table = {ORDO_COMMANDS};
+#undef ORDO_COMMAND
+  return table;
+}
+
+const CommandInfo* find_command(const std::string& name) {
+  for (const CommandInfo& c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+}  // namespace ordo
