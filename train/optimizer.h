@@ -1,11 +1,9 @@
-// train/optimizer.h: AdamW and SGD with momentum (docs/spec.md §5).
+// train/optimizer.h: the optimizer interface, its registry, clipping and the schedule
+// (docs/spec.md §5).
 //
-// AdamW (Loshchilov & Hutter), decoupled weight decay as in PyTorch:
-//   p <- p (1 - lr wd)                    only for parameters of rank >= 2
-//   m <- b1 m + (1 - b1) g ;  v <- b2 v + (1 - b2) g^2
-//   p <- p - lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps)
-// SGD: u <- momentum u + g ; p <- p - lr (u + wd p for rank >= 2).
-// Updates are elementwise loops: the same bits for any thread count.
+// Each optimizer is one file in train/optimizers/ (adamw.cpp, sgd.cpp) that declares its
+// options (OptimizerInfo), plus one line in train/optimizers/registry.cpp. Updates are
+// elementwise loops over parameter blocks: the same bits for any thread count.
 #pragma once
 
 #include <map>
@@ -14,15 +12,19 @@
 #include <utility>
 #include <vector>
 
+#include "core/options.h"
 #include "core/tape.h"
 
 namespace ordo {
 
+// The values of every registered optimizer's options (OptimizerInfo::options), at their
+// defaults.
+Options optimizer_options();
+
 struct OptimizerConfig {
-  std::string name = "adamw";  // adamw | sgd
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  double weight_decay = 0.01;
-  double momentum = 0.9;       // sgd
+  std::string name = "adamw";
+  double weight_decay = 0.01;              // decoupled, on parameters of rank >= 2 (decays())
+  Options options = optimizer_options();   // each optimizer reads its own, by name
 };
 
 // Weight decay applies to every parameter of rank >= 2 (matrices, embedding and encoding
@@ -57,7 +59,28 @@ struct ParamBlock {
 };
 std::vector<ParamBlock> param_blocks(const std::vector<Parameter*>& params);
 
-// Unknown name: an error listing "adamw, sgd".
+// Copies the tensor stored under `key` into `into` (set_state's helper); a missing key or
+// another shape is an error naming it.
+void restore_state(const std::vector<std::pair<std::string, Tensor>>& tensors, const std::string& key, Tensor& into);
+
+using OptimizerFactory = std::unique_ptr<Optimizer> (*)(const OptimizerConfig&, std::vector<Parameter*>);
+
+// What an optimizer's file declares about it (see train/optimizers/registry.cpp).
+struct OptimizerInfo {
+  std::string name;
+  std::string summary;                // one line for --help
+  std::vector<OptionSpec> options;    // its own options: flags, --help, logs, checkpoints
+  OptimizerFactory make;
+  // Checks the option values before a run is built, naming the --flag; chosen optimizer only.
+  void (*check)(const OptimizerConfig&) = nullptr;
+};
+
+const std::vector<OptimizerInfo>& optimizers();
+// The registry entry of `name`; an unknown name is an error listing the known ones.
+const OptimizerInfo& optimizer_info(const std::string& name);
+std::string optimizer_names();  // "adamw, sgd"
+
+// Builds the optimizer `cfg.name` over `params`; an unknown name lists the known ones.
 std::unique_ptr<Optimizer> make_optimizer(const OptimizerConfig& cfg, std::vector<Parameter*> params);
 
 // Global-norm clipping: the L2 norm of all gradients together (in double: each block's sum

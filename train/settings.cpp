@@ -1,5 +1,6 @@
 #include "train/settings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -100,6 +101,7 @@ std::string length_help(bool min) {
 std::vector<Setting> build_table() {
   const std::string task_help = list_help("task", task_names_list());
   const std::string enc_help = list_help("positional encoding", encoding_names());
+  const std::string opt_help = list_help("optimizer", optimizer_names());
   const std::string min_help = length_help(true), max_help = length_help(false);
   using C = TrainConfig;
   std::vector<Setting> table = {
@@ -127,7 +129,7 @@ std::vector<Setting> build_table() {
   table.insert(table.end(), model.begin(), model.end());
   add_option_settings(table, encodings(), "model", [](C& c) -> Options& { return c.model.posenc.options; });
   const std::vector<Setting> rest = {
-      text_setting("optimizer", "training", "adamw or sgd", [](C& c) -> auto& { return c.optimizer.name; }),
+      text_setting("optimizer", "training", opt_help.c_str(), [](C& c) -> auto& { return c.optimizer.name; }),
       real_setting("lr", "training", "peak learning rate", [](C& c) -> auto& { return c.lr; }),
       int_setting("steps", "training", "training steps", [](C& c) -> auto& { return c.steps; }),
       int_setting("batch", "training", "sequences per batch", [](C& c) -> auto& { return c.batch_size; }),
@@ -135,10 +137,6 @@ std::vector<Setting> build_table() {
       real_setting("clip", "training", "global gradient-norm clip (0 = off)", [](C& c) -> auto& { return c.clip; }),
       real_setting("weight-decay", "training", "decoupled weight decay on matrices and tables",
                    [](C& c) -> auto& { return c.optimizer.weight_decay; }),
-      real_setting("beta1", "training", "adamw beta1", [](C& c) -> auto& { return c.optimizer.beta1; }),
-      real_setting("beta2", "training", "adamw beta2", [](C& c) -> auto& { return c.optimizer.beta2; }),
-      real_setting("eps", "training", "adamw epsilon", [](C& c) -> auto& { return c.optimizer.eps; }),
-      real_setting("momentum", "training", "sgd momentum", [](C& c) -> auto& { return c.optimizer.momentum; }),
       uint_setting("seed", "training", "seed of initialisation, data and dropout", [](C& c) -> auto& { return c.seed; }),
       bool_setting("same-length", "training", "one length per training batch (no padding)",
                    [](C& c) -> auto& { return c.same_length; }),
@@ -158,6 +156,15 @@ std::vector<Setting> build_table() {
         return c.check_numerics; }, false),
   };
   table.insert(table.end(), rest.begin(), rest.end());
+  add_option_settings(table, optimizers(), "training", [](C& c) -> Options& { return c.optimizer.options; });
+  // Each group's settings together (--help prints a heading per group), groups in the order
+  // they first appear.
+  std::vector<std::string> groups;
+  for (const Setting& st : table)
+    if (std::find(groups.begin(), groups.end(), st.group) == groups.end()) groups.push_back(st.group);
+  std::stable_sort(table.begin(), table.end(), [&](const Setting& a, const Setting& b) {
+    return std::find(groups.begin(), groups.end(), a.group) < std::find(groups.begin(), groups.end(), b.group);
+  });
   std::set<std::string> names;
   for (const Setting& st : table)
     ORDO_CHECK(names.insert(st.name).second, "setting --", st.name,
@@ -219,11 +226,8 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(c.eval_batch > 0, "--eval-batch must be positive, got ", c.eval_batch);
   for (int64_t len : c.eval_lens) ORDO_CHECK(len > 0, "--eval-lens: lengths must be positive, got ", len);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
-  ORDO_CHECK(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1, "--momentum must be in [0, 1), got ",
-             c.optimizer.momentum);
-  ORDO_CHECK(c.optimizer.beta1 >= 0 && c.optimizer.beta1 < 1, "--beta1 must be in [0, 1), got ", c.optimizer.beta1);
-  ORDO_CHECK(c.optimizer.beta2 >= 0 && c.optimizer.beta2 < 1, "--beta2 must be in [0, 1), got ", c.optimizer.beta2);
-  ORDO_CHECK(c.optimizer.eps > 0, "--eps must be positive, got ", c.optimizer.eps);
+  const OptimizerInfo& optimizer = optimizer_info(c.optimizer.name);  // an unknown name lists the known ones
+  if (optimizer.check) optimizer.check(c.optimizer);
   ORDO_CHECK(c.optimizer.weight_decay >= 0, "--weight-decay must be >= 0 (0 = off), got ",
              c.optimizer.weight_decay);
 

@@ -11,7 +11,7 @@ using namespace ordo;
 TEST_CASE("AdamW first steps match the formula, with decay only on rank 2 and up", "[train][optimizer]") {
   Parameter w("w", Tensor::from(Shape{1, 2}, {1.0f, -2.0f}));
   Parameter b("b", Tensor::from(Shape{2}, {0.5f, 0.5f}));
-  OptimizerConfig cfg;  // adamw, wd 0.01
+  OptimizerConfig cfg;  // adamw, wd 0.01 (train/optimizers/adamw.cpp)
   auto opt = make_optimizer(cfg, {&w, &b});
   w.grad = Tensor::from(Shape{1, 2}, {0.1f, -0.3f});
   b.grad = Tensor::from(Shape{2}, {0.2f, 0.0f});
@@ -37,7 +37,7 @@ TEST_CASE("SGD with momentum", "[train][optimizer]") {
   CHECK(b.value[0] == Approx(0.9));
   opt->step(0.1);  // u = 1.9
   CHECK(b.value[0] == Approx(0.71));
-  REQUIRE_THROWS_WITH(make_optimizer(OptimizerConfig{.name = "adam"}, {&b}), Catch::Contains("adamw, sgd"));
+  REQUIRE_THROWS_WITH(make_optimizer(OptimizerConfig{.name = "adam"}, {&b}), Catch::Contains("unknown optimizer 'adam'; known: adamw, sgd"));
 }
 
 TEST_CASE("warmup is linear, then cosine reaches 0 at the last step", "[train][schedule]") {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "train/optimizer.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -35,7 +36,7 @@ TEST_CASE("real-valued settings print as typed and read back to the same bits", 
   CHECK(lr->get(c) == "0.30000000000000004");  // not 0.3: that would read back as another double
 }
 
-TEST_CASE("every option an encoding or a task declares is a setting, with its default and its owner's name",
+TEST_CASE("every option an encoding, a task or an optimizer declares is a setting, with its default and its owner's name",
           "[train][settings][registry]") {
   const std::map<std::string, std::string> text = to_settings(TrainConfig{});
   auto check_part = [&](const std::string& part, const std::vector<OptionSpec>& options) {
@@ -54,6 +55,7 @@ TEST_CASE("every option an encoding or a task declares is a setting, with its de
     declared += e.options.size();
   }
   for (const TaskInfo& t : tasks()) check_part(t.name, t.options);
+  for (const OptimizerInfo& o : optimizers()) check_part(o.name, o.options);
   CHECK(declared >= 5);  // rope-base, t5-buckets, t5-max-distance, rbf-sigma, grid-w at least
   // The registries list themselves in the help of --task and --encoding.
   for (const EncodingInfo& e : encodings()) CHECK(find_setting("encoding")->help.find(e.name) != std::string::npos);
