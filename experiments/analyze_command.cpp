@@ -1,40 +1,19 @@
 // experiments/analyze_command.cpp: `ordo analyze`, the attention of a trained model (docs/spec.md §6).
 //
-// analyze: loads a checkpoint (from `ordo train` or `ordo compare`), rebuilds its model
-// (a Trainer from the checkpoint's settings, restored), takes one batch of --batch sequences
-// of exactly --len tokens of the checkpoint's task (seed --data-seed), runs it forward with
-// the attention maps kept, and writes into --out:
-//   analysis.h5   attributes (checkpoint, task, encoding, length, eps, ...); tokens (B, L),
-//                 lengths (B); per layer l: layer<l>/attention (B, H, L', L') (L' = L + 1 with a
-//                 cls head), layer<l>/{entropy, span_mean, span_max, distance} (H) over the
-//                 batch and layer<l>/per_sequence/<same> (B, H) (report/attention_stats.h)
-//   layer<l>_attention.{dat,gp,png}   sequence 0, the heads side by side
-// and prints the table (layer, head, entropy, span mean, span max, mean distance).
-//
-// inspect-pe: the L x L matrix S(t, u) of how an encoding relates positions t and u, for an
-// untrained encoding (or the trained one of --checkpoint):
-//   embed encodings (sinusoidal, learned, rbf, cyclic, fourier2d): S = PE(t) . PE(u), with PE
-//     from the embed hook on a zero input;
-//   rope: S = <R(t) q, R(u) q> with q all ones in every head, averaged over heads (the
-//     positional factor of the logits: sum over pairs of 2 cos(w_i (t - u)));
-//   alibi, t5: S = the logit bias (H, L, L), averaged over heads (or head --head); untrained
-//     t5 shows its random N(0, 0.02) initialisation;
-//   none: all zeros. An encoding with several hooks gets the sum of its parts.
-// Written as similarity.{dat,gp,png} in --out.
+// Loads a checkpoint (from `ordo train` or `ordo compare`), rebuilds its model (a Trainer
+// from the checkpoint's settings, restored), and runs report/attention_analysis.h on one
+// batch of --batch sequences of exactly --len tokens of the checkpoint's task (seed
+// --data-seed): analysis.h5 and the heatmaps go into --out, and the table (layer, head,
+// entropy, span mean, span max, mean distance) is printed.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
-#include "report/checkpoint_file.h"
-#include "core/ops.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
-#include "report/atomic_file.h"
-#include "report/attention_stats.h"
-#include "train/checkpoint.h"
-#include "report/hdf5.h"
-#include "report/plots.h"
+#include "report/attention_analysis.h"
+#include "report/checkpoint_file.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -60,20 +39,6 @@ std::string fmt(double v, int decimals = 3) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-void write_stats(h5::Group& g, const std::vector<AttentionStats>& s, const std::vector<int64_t>& dims) {
-  std::vector<double> entropy, span_mean, span_max, distance;
-  for (const AttentionStats& a : s) {
-    entropy.push_back(a.entropy);
-    span_mean.push_back(a.span_mean);
-    span_max.push_back(a.span_max);
-    distance.push_back(a.distance);
-  }
-  g.write("entropy", entropy, dims);
-  g.write("span_mean", span_mean, dims);
-  g.write("span_max", span_max, dims);
-  g.write("distance", distance, dims);
 }
 
 }  // namespace
@@ -123,71 +88,11 @@ int cmd_analyze(const Args& args) {
   }
   const bool quiet = p.option("quiet") == "true";
 
-  // One batch of exactly `len` tokens, forward with the attention maps kept.
-  const Task& task = trainer->task();
-  std::vector<Example> examples;
-  for (int64_t i = 0; i < batch_size; ++i) examples.push_back(task.example(data_seed, static_cast<uint64_t>(i), len));
-  const Batch batch = collate(examples, task.head());
-  Tape tape;
-  NoGradGuard guard(tape);
-  ForwardOptions fo;
-  fo.keep_attention = true;
-  ForwardResult fr = trainer->model().forward(tape, batch.tokens, batch.lengths, fo);
-  ORDO_CHECK(!fr.attention.empty(), "analyze: the model returned no attention maps");
-
-  const TrainConfig& cfg = trainer->config();
   if (fs::exists(out) && !quiet) std::printf("replacing the analysis files in %s\n", out.c_str());
-  fs::create_directories(out);
-  std::vector<std::vector<AttentionStats>> per_layer;
-  std::vector<PlotFiles> plots;
-  const std::string h5_path = out + "/analysis.h5";
-  atomic_write(h5_path, [&](const std::string& tmp) {
-    h5::File f = h5::File::create(tmp);
-    f.set_attr("format", "ordo-analysis");
-    f.set_attr("checkpoint", ck_path);
-    f.set_attr("task", cfg.task.name);
-    f.set_attr("encoding", cfg.model.encoding);
-    f.set_attr("length", len);
-    f.set_attr("batch", batch_size);
-    f.set_attr("data_seed", static_cast<int64_t>(data_seed));
-    f.set_attr("eps", kSpanEps);
-    f.set_attr("step", trainer->step());
-    f.write("tokens", batch.tokens);
-    f.write("lengths", batch.lengths);
-    for (size_t l = 0; l < fr.attention.size(); ++l) {
-      const Tensor& attn = tape.value(fr.attention[l]);  // (B, H, L', L')
-      const int64_t offset = attn.dim(2) - batch.length();  // 1 with a cls token, else 0
-      std::vector<int32_t> lengths = batch.lengths;
-      for (int32_t& n : lengths) n += static_cast<int32_t>(offset);
-      h5::Group g = f.require_group("layer" + std::to_string(l));
-      g.set_attr("positions_offset", offset);
-      g.write("attention", attn);
-      per_layer.push_back(attention_stats(attn, lengths));
-      write_stats(g, per_layer.back(), {attn.dim(1)});
-      h5::Group ps = g.require_group("per_sequence");
-      write_stats(ps, sequence_attention_stats(attn, lengths), {attn.dim(0), attn.dim(1)});
-
-      // Heatmaps of sequence 0, heads side by side.
-      const int64_t H = attn.dim(1), Lp = attn.dim(2), n = lengths[0];
-      std::vector<Heatmap> panels;
-      for (int64_t h = 0; h < H; ++h) {
-        Heatmap m{"head " + std::to_string(h), n, n, {}};
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = 0; j < n; ++j) m.values.push_back(attn[((0 * H + h) * Lp + i) * Lp + j]);
-        panels.push_back(std::move(m));
-      }
-      try {
-        plots.push_back(write_heatmap_plot(out, "layer" + std::to_string(l) + "_attention",
-                                           cfg.task.name + " / " + cfg.model.encoding + ": layer " + std::to_string(l) +
-                                               " attention, sequence 0 (L = " + std::to_string(len) + ")",
-                                           panels, "key position", "query position"));
-      } catch (const Error& e) {
-        std::fprintf(stderr, "ordo analyze: %s\n", e.what());
-      }
-    }
-    f.close();
-  });
-  const RenderReport rendered = render_plots(plots);
+  const AttentionAnalysis a = analyze_attention(*trainer, len, batch_size, data_seed, out, ck_path);
+  const TrainConfig& cfg = trainer->config();
+  const auto& per_layer = a.per_layer;
+  const std::string& h5_path = a.h5_path;
 
   if (!quiet) {
     std::printf("%s / %s, step %lld, %lld sequences of length %lld (eps %.2f)\n\n", cfg.task.name.c_str(),
@@ -203,10 +108,10 @@ int cmd_analyze(const Args& args) {
       }
     std::printf("\n(uniform attention over %lld keys has entropy %.3f)\n", static_cast<long long>(len),
                 std::log(static_cast<double>(len)));
-    std::printf("wrote %s and %zu heatmap(s) (%d PNG) in %s\n", h5_path.c_str(), plots.size(), rendered.rendered,
+    std::printf("wrote %s and %d heatmap(s) (%d PNG) in %s\n", h5_path.c_str(), a.plots, a.plots_rendered,
                 out.c_str());
   }
-  if (!rendered.message().empty()) std::fprintf(stderr, "ordo analyze: %s\n", rendered.message().c_str());
+  for (const std::string& w : a.warnings) std::fprintf(stderr, "ordo analyze: %s\n", w.c_str());
   return 0;
 }
 

@@ -1,6 +1,13 @@
 // experiments/inspect_pe_command.cpp: `ordo inspect-pe`, an encoding's position-similarity
 // matrix S(t, u) (report/position_similarity.h) as a heatmap, for a fresh encoding or the
-// trained one of a checkpoint.
+// trained one of a checkpoint:
+//   embed encodings (sinusoidal, learned, rbf, cyclic, fourier2d): S = PE(t) . PE(u);
+//   rope: S = <R(t) q, R(u) q> with q all ones in every head, averaged over heads (the
+//     positional factor of the logits: sum over pairs of 2 cos(w_i (t - u)));
+//   alibi, t5: S = the logit bias, averaged over heads (or head --head); an untrained t5
+//     shows its random N(0, 0.02) initialisation;
+//   none: all zeros. An encoding with several hooks gets the sum of its parts.
+// Written as similarity.{dat,gp,png} in --out.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
