@@ -1,0 +1,83 @@
+// study/run_directory.cpp: see study/run_directory.h.
+#include "study/run_directory.h"
+
+#include <filesystem>
+
+#include "report/checkpoint_file.h"
+#include "report/results.h"
+#include "train/settings.h"
+
+namespace ordo {
+namespace fs = std::filesystem;
+
+namespace {
+
+// `out` must be a directory, or creatable as one: its nearest existing ancestor is a directory.
+void check_output_directory(const std::string& out_dir) {
+  ORDO_CHECK(!out_dir.empty(), "--out must not be empty");
+  std::error_code ec;
+  fs::path dir = fs::absolute(out_dir, ec);
+  ORDO_CHECK(!ec, "--out ", out_dir, ": ", ec.message());
+  if (fs::exists(dir, ec)) {
+    ORDO_CHECK(fs::is_directory(dir, ec), "--out ", out_dir, " exists and is not a directory; name a directory");
+    return;
+  }
+  fs::path parent = dir.parent_path();
+  while (!parent.empty() && !fs::exists(parent, ec) && parent != parent.parent_path()) parent = parent.parent_path();
+  ORDO_CHECK(fs::is_directory(parent, ec), "--out: cannot create ", out_dir, ": ", parent.string(),
+             " is not a directory");
+}
+
+}  // namespace
+
+RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string, std::string>& given,
+                           RunDirectoryOptions options)
+    : options_(std::move(options)) {
+  ORDO_CHECK(options_.ckpt_every >= 0, "--ckpt-every must be >= 0, got ", options_.ckpt_every);
+  check_output_directory(options_.out);
+  std::unique_ptr<Checkpoint> ck;
+  TrainConfig cfg = config;
+  if (options_.existing == ExistingOutput::Resume) {
+    ORDO_CHECK(fs::exists(checkpoint_path()), "--resume: no checkpoint at ", checkpoint_path());
+    ck = std::make_unique<Checkpoint>(load_checkpoint(checkpoint_path()));
+    // The checkpoint's settings, with any setting given now on top (a mismatch is refused).
+    cfg = from_settings(ck->config);
+    cfg.check_numerics = config.check_numerics;
+    for (const auto& [name, value] : given)
+      if (const Setting* s = find_setting(name)) s->set(cfg, value);
+    resumed_ = true;
+  } else if (options_.existing == ExistingOutput::Refuse) {
+    ORDO_CHECK(!fs::exists(run_path()) && !fs::exists(checkpoint_path()), options_.out,
+               " already holds a run; pass --resume to continue it, --force to replace it, or another --out");
+  }
+  trainer_ = std::make_unique<Trainer>(cfg);
+  if (ck) trainer_->restore(*ck);
+}
+
+void RunDirectory::save_log() {
+  const TrainConfig& cfg = trainer_->config();
+  RunRecord rec{cfg.task.name, cfg.model.encoding, cfg.seed, trainer_->log(), to_settings(cfg)};
+  write_results(run_path(), {rec}, to_settings(cfg));
+}
+
+void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
+  fs::create_directories(options_.out);
+  const int64_t every = options_.ckpt_every;
+  try {
+    trainer_->run([&](const StepInfo& s) {
+      if (on_step) on_step(s);
+      if (every > 0 && (s.step + 1) % every == 0 && s.step + 1 < s.total) {
+        save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+        save_log();
+      }
+      return true;
+    });
+  } catch (const Error&) {
+    save_log();  // the curve up to the fault; the last good checkpoint stays as it was
+    throw;
+  }
+  save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+  save_log();
+}
+
+}  // namespace ordo
