@@ -61,42 +61,52 @@ std::string format_real(double v) {
 }
 
 std::string canonical_value(const OptionSpec& spec, const std::string& text) {
+  std::string value = text;
+  double number = 0;
   switch (spec.type) {
-    case OptionType::Int: return std::to_string(parse_int(spec.name, text));
-    case OptionType::Real: return format_real(parse_double(spec.name, text));
-    case OptionType::Bool: return parse_bool(spec.name, text) ? "true" : "false";
-    case OptionType::Text: return text;
+    case OptionType::Int:
+      number = static_cast<double>(parse_int(spec.name, text));
+      value = std::to_string(static_cast<int64_t>(number));
+      break;
+    case OptionType::Real:
+      number = parse_double(spec.name, text);
+      value = format_real(number);
+      break;
+    case OptionType::Bool: value = parse_bool(spec.name, text) ? "true" : "false"; break;
+    case OptionType::Text: break;
   }
-  return text;
+  if (spec.accepts && (spec.type == OptionType::Int || spec.type == OptionType::Real))
+    ORDO_CHECK(spec.accepts(number), "--", spec.name, " must be ", spec.accepted, ", got ", text);
+  return value;
 }
 
 Options::Options(const std::vector<OptionSpec>& specs) {
   for (const OptionSpec& s : specs) {
     ORDO_CHECK(!s.name.empty(), "an option has no name");
     const std::string value = canonical_value(s, s.default_value);
-    auto known = types_.find(s.name);
-    if (known != types_.end()) {
-      ORDO_CHECK(known->second == s.type && values_[s.name] == value, "option --", s.name,
-                 " is declared twice with different types or defaults (",
-                 option_type_name(known->second), " ", values_[s.name], " vs ", option_type_name(s.type), " ",
+    auto known = specs_.find(s.name);
+    if (known != specs_.end()) {
+      ORDO_CHECK(known->second.type == s.type && values_[s.name] == value && known->second.accepted == s.accepted,
+                 "option --", s.name, " is declared twice with different types, defaults or accepted values (",
+                 option_type_name(known->second.type), " ", values_[s.name], " vs ", option_type_name(s.type), " ",
                  value, "); give one of them another name");
       continue;
     }
-    types_[s.name] = s.type;
+    specs_[s.name] = s;
     values_[s.name] = value;
   }
 }
 
 void Options::set(const std::string& name, const std::string& text) {
-  auto it = types_.find(name);
-  ORDO_CHECK(it != types_.end(), "unknown option --", name);
-  values_[name] = canonical_value(OptionSpec{name, it->second, "", ""}, text);
+  auto it = specs_.find(name);
+  ORDO_CHECK(it != specs_.end(), "unknown option --", name);
+  values_[name] = canonical_value(it->second, text);
 }
 
 const std::string& Options::value(const std::string& name, OptionType type) const {
-  auto it = types_.find(name);
-  ORDO_CHECK(it != types_.end(), "option --", name, " is not declared");
-  ORDO_CHECK(it->second == type, "option --", name, " holds a value of type ", option_type_name(it->second),
+  auto it = specs_.find(name);
+  ORDO_CHECK(it != specs_.end(), "option --", name, " is not declared");
+  ORDO_CHECK(it->second.type == type, "option --", name, " holds a value of type ", option_type_name(it->second.type),
              ", read as type ", option_type_name(type));
   return values_.at(name);
 }

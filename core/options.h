@@ -30,6 +30,12 @@ struct OptionSpec {
   OptionType type = OptionType::Int;
   std::string default_value;  // as text; read like any other value
   std::string help;           // one line for --help
+  // The values a number accepts: `accepts(v)` is true for them and `accepted` says which
+  // ("> 1", "in [0, 1)"). Any other value is refused whenever the option is set (command
+  // line, config file, checkpoint), whichever part is chosen: "--rope-base must be > 1,
+  // got 0.5". Empty: every value of the type.
+  std::string accepted = {};
+  bool (*accepts)(double) = nullptr;
 };
 
 // Strict, whole-string parsing; errors name the flag: "--lr expects a finite number, got 'x'".
@@ -70,7 +76,7 @@ class Options {
  private:
   const std::string& value(const std::string& name, OptionType type) const;
 
-  std::map<std::string, OptionType> types_;
+  std::map<std::string, OptionSpec> specs_;   // the first declaration of each name
   std::map<std::string, std::string> values_;
 };
 

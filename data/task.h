@@ -4,7 +4,7 @@
 // random numbers from its own counter-based stream (core/rng.h), so a batch is the same
 // whichever thread makes it, in whatever order, on however many threads.
 //
-//   auto task = make_task({.name = "shift", .k = 10});
+//   auto task = make_task(TaskConfig{.name = "shift"}.with("k", "10"));
 //   Batch b = task->batch(/*seed=*/1, /*index=*/step, /*batch_size=*/64);
 //   // b.tokens (B, L) ids, 0 = PAD; b.targets / b.score (B, L) for a token head, (B) pooled.
 //
@@ -39,11 +39,17 @@ struct TaskConfig {
   int64_t min_len = -1, max_len = -1;  // training length range; -1 = the task's default
   Options options = task_options();    // each task reads its own, by name
 
-  // Sets one option by name ("k", "10"); returns *this, so configs read in one line:
+  // Sets one option by name ("k", "10"), so configs read in one line:
   //   make_task(TaskConfig{.name = "shift"}.with("k", "3"))
-  TaskConfig& with(const std::string& option, const std::string& value) {
+  // On a named config it returns a reference; on a temporary, the config itself (so that
+  // `auto& c = TaskConfig{}.with(...)` cannot dangle: it does not compile).
+  TaskConfig& with(const std::string& option, const std::string& value) & {
     options.set(option, value);
     return *this;
+  }
+  TaskConfig with(const std::string& option, const std::string& value) && {
+    options.set(option, value);
+    return std::move(*this);
   }
 };
 

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The demo preset: the one place to retune it. Flags of `ordo compare` / `ordo train`.
+// The demo preset, as flags of `ordo compare`.
 // Each task's steps are its own declaration (TaskInfo::demo_steps).
 const std::vector<std::string>& demo_preset() {
   static const std::vector<std::string> preset = [] {

@@ -8,6 +8,7 @@
 //     shows its random N(0, 0.02) initialisation;
 //   none: all zeros. An encoding with several hooks gets the sum of its parts.
 // Written as similarity.{dat,gp,png} in --out.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -42,9 +43,15 @@ const std::vector<cli::Option>& inspect_options() {
     };
     const Options defaults = encoding_options();
     for (const EncodingInfo& e : encodings())
-      for (const OptionSpec& spec : e.options)
+      for (const OptionSpec& spec : e.options) {
+        auto shared = std::find_if(o.begin(), o.end(), [&](const cli::Option& x) { return x.name == spec.name; });
+        if (shared != o.end()) {  // declared by several encodings: one flag, each one's help
+          shared->help += "; " + e.name + ": " + spec.help;
+          continue;
+        }
         o.push_back({spec.name, e.name + ": " + spec.help, defaults.values().at(spec.name),
                      spec.type == OptionType::Bool});
+      }
     return o;
   }();
   return opts;
@@ -90,7 +97,7 @@ int run(const Args& args) {
       ec.n_heads = H;
       ec.max_len = L;
       for (const OptionSpec& spec : encoding_info(name).options) ec.options.set(spec.name, p.option(spec.name));
-      if (encoding_info(name).check) encoding_info(name).check(ec);
+      if (encoding_info(name).check) encoding_info(name).check(ec.options);
       own = make_encoding(name, ec);
       enc = own.get();
     }

@@ -4,12 +4,11 @@
 
 namespace ordo {
 
-Positions make_positions(int64_t L, const std::vector<int32_t>& lengths, int64_t grid_w) {
+Positions make_positions(int64_t L, const std::vector<int32_t>& lengths) {
   Positions p;
   p.batch = static_cast<int64_t>(lengths.size());
   p.length = L;
   p.lengths = lengths;
-  p.grid_w = grid_w;
   for (int32_t len : lengths)
     ORDO_CHECK(len >= 1 && len <= L, "positions: sequence length ", len, " outside [1, ", L, "]");
   return p;

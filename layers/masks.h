@@ -22,6 +22,6 @@ Tensor output_mask(const Positions& pos);
 Tensor pooling_weights(const Positions& pos);
 
 // Positions of a batch of left-aligned sequences of padded length L.
-Positions make_positions(int64_t L, const std::vector<int32_t>& lengths, int64_t grid_w = 0);
+Positions make_positions(int64_t L, const std::vector<int32_t>& lengths);
 
 }  // namespace ordo

@@ -37,7 +37,7 @@ struct ModelConfig {
   // GEMM epilogues: linear_gelu, linear_residual, linear_rotate (core/ops.h). false: linear,
   // gelu, add and the encoding's rotate hook as separate ops, the reference composition.
   bool fused_epilogues = true;
-  std::string encoding = default_encoding();  // rope (layers/posenc/registry.cpp)
+  std::string encoding = default_encoding();  // rope (its EncodingInfo::is_default, rope.cpp)
   EncodingConfig posenc;          // d_model, n_heads, causal and seed are filled in from here
   uint64_t seed = 0;
 };

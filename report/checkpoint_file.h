@@ -10,7 +10,7 @@
 //   /optimizer/<name>      float32 datasets of optimizer state; a '/' in the name nests
 //                          ("m/blocks.0.attn.w_q.weight" -> /optimizer/m/blocks.0.attn.w_q.weight);
 //                          loaded depth-first in write order (all of m/ before all of v/)
-//   /scalars               one float64 attribute per scalar ("adam_step" = 1200)
+//   /scalars               one float64 attribute per scalar ("optimizer_steps" = 1200)
 //   /rng                   uint64 dataset (N, 4): rows (seed, stream, counter, index) of
 //                          CounterRng::State, in the order of Checkpoint::rng
 //   /log                   the run log so far, layout of report/run_log_file.h

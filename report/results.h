@@ -3,7 +3,7 @@
 // One HDF5 file per experiment (run.h5 for `ordo train`, results.h5 for `ordo compare`):
 //   /                            attributes: format = "ordo-results", format_version = 1,
 //                                ordo_version, and every shared setting as a string
-//   /runs/<task>/<encoding>/seed<k>/   one run: the run-log layout of train/run_log.h, and
+//   /runs/<task>/<encoding>/seed<k>/   one run: the run-log layout of report/run_log_file.h, and
 //                                      its own settings as string attributes (setting.<name>)
 // Written atomically (a temporary file renamed over the old one).
 #pragma once

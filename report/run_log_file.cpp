@@ -1,4 +1,4 @@
-// report/run_log_file.cpp: RunLog <-> HDF5 (layout documented in train/run_log.h).
+// report/run_log_file.cpp: RunLog <-> HDF5 (layout documented in report/run_log_file.h).
 #include "report/run_log_file.h"
 
 #include <cmath>

@@ -36,8 +36,9 @@
 //   * extrapolates to L: accuracy >= extrapolates (0.9) at every extrapolation length up to
 //     and including L, in every seed (so "to 2x only" when 4x fails); when some seeds reach
 //     further, "(4x in 1 of 3 seeds)" says so;
-//   * fastest: the encoding with the smallest mean first step reaching `solved` among those
-//     whose every seed reached it;
+//   * fastest: the encoding with the smallest mean first step reaching summarize's `solved`
+//     among those solved (final accuracy >= th.solved) in every seed; compare passes the
+//     same threshold to both (0.99);
 //   * across tasks: which encodings solve every task in every seed (or the ones that solve
 //     the most, and which others are still improving on enough tasks to reach that count).
 #pragma once

@@ -71,8 +71,9 @@ struct OptimizerInfo {
   std::string summary;                // one line for --help
   std::vector<OptionSpec> options;    // its own options: flags, --help, logs, checkpoints
   OptimizerFactory make;
-  // Checks the option values before a run is built, naming the --flag; chosen optimizer only.
-  void (*check)(const OptimizerConfig&) = nullptr;
+  // Checks what the chosen optimizer needs of its options together (ranges of single values
+  // are OptionSpec::accepts), naming the --flag; chosen optimizer only. May be null.
+  void (*check)(const Options&) = nullptr;
 };
 
 const std::vector<OptimizerInfo>& optimizers();

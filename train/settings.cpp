@@ -227,7 +227,7 @@ void validate(const TrainConfig& c) {
   for (int64_t len : c.eval_lens) ORDO_CHECK(len > 0, "--eval-lens: lengths must be positive, got ", len);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
   const OptimizerInfo& optimizer = optimizer_info(c.optimizer.name);  // an unknown name lists the known ones
-  if (optimizer.check) optimizer.check(c.optimizer);
+  if (optimizer.check) optimizer.check(c.optimizer.options);
   ORDO_CHECK(c.optimizer.weight_decay >= 0, "--weight-decay must be >= 0 (0 = off), got ",
              c.optimizer.weight_decay);
 
@@ -240,7 +240,7 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
   ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
   const EncodingInfo& encoding = encoding_info(c.model.encoding);  // an unknown name lists the known ones
-  if (encoding.check) encoding.check(c.model.posenc);
+  if (encoding.check) encoding.check(c.model.posenc.options);
   task_info(c.task.name);
   if (!c.head.empty()) parse_head(c.head);
 }

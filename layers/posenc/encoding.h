@@ -29,7 +29,6 @@ struct Positions {
   int64_t batch = 0;
   int64_t length = 0;            // padded length L
   std::vector<int32_t> lengths;  // real length of each sequence, size batch
-  int64_t grid_w = 0;            // 2-D tasks: t -> (t mod grid_w, t div grid_w); 0 = 1-D
 };
 
 // The values of every registered encoding's options (EncodingInfo::options), at their
@@ -87,9 +86,10 @@ struct EncodingInfo {
   std::string summary;                // one line for --help
   std::vector<OptionSpec> options;    // its own options: flags, --help, logs, checkpoints
   EncodingFactory make;
-  // Checks the option values before a run is built, naming the --flag to change; runs for
+  // Checks what the chosen encoding needs of its options together (ranges of single values
+  // are OptionSpec::accepts), before a run is built, naming the --flag to change. Runs for
   // the chosen encoding only. May be null.
-  void (*check)(const EncodingConfig&) = nullptr;
+  void (*check)(const Options&) = nullptr;
   // Part of the default comparison (`ordo compare` without --encodings, `ordo demo`).
   bool in_default_study = true;
   // The encoding a model gets when none is named (exactly one entry sets it).

@@ -5,8 +5,8 @@
 //   w_i = 10000^(-2i/m),  m = d/2
 // the sinusoidal encoding of each coordinate in half the width, added to the token
 // embeddings (embed hook). The first d/2 dims depend on the column only, the last d/2 on
-// the row only. W comes from Positions.grid_w (else the option --grid-w); a 1-D task
-// must pass --grid-w W.
+// the row only. W is the option --grid-w (required: a sequence is 1-D until the grid
+// width says how it folds).
 #include <cmath>
 
 #include "core/ops.h"
@@ -26,11 +26,11 @@ class Fourier2dEncoding final : public PositionalEncoding {
   std::string name() const override { return "fourier2d"; }
 
   // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
-  Var embed(Tape& t, Var x, const Positions& pos) override {
+  Var embed(Tape& t, Var x, const Positions&) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "fourier2d: embed needs x of shape (B, L, ", d_,
                "), got ", s);
-    const int64_t W = pos.grid_w > 0 ? pos.grid_w : grid_w_;
+    const int64_t W = grid_w_;
     ORDO_CHECK(W > 0, "fourier2d needs 2-D positions: pass --grid-w W");
     const int64_t L = s[1];
     return add(t, x, t.input(tables_.get({L, W}, [&] { return table(L, W); })));
@@ -63,16 +63,14 @@ EncodingInfo encoding_info_fourier2d() {
   return {
       .name = "fourier2d",
       .summary = "embed: sinusoidal over grid (t mod W, t div W); needs --grid-w",
-      .options = {{"grid-w", OptionType::Int, "0", "grid width W, t -> (t mod W, t div W) (0 = none)"}},
+      .options = {{"grid-w", OptionType::Int, "0", "grid width W, t -> (t mod W, t div W) (0 = none)", ">= 0",
+                   [](double v) { return v >= 0; }}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<Fourier2dEncoding>(c);
       },
-      .check = [](const EncodingConfig& c) {
-        const int64_t w = c.options.integer("grid-w");
-        ORDO_CHECK(w >= 0, "--grid-w must be >= 0, got ", w);
-        // Every registered task is 1-D: the grid can only come from --grid-w.
-        ORDO_CHECK(w > 0, "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to (t mod W, t div W); "
-                          "the tasks are 1-D");
+      .check = [](const Options& o) {
+        ORDO_CHECK(o.integer("grid-w") > 0, "fourier2d needs 2-D positions: pass --grid-w W (> 0) to map t to "
+                                            "(t mod W, t div W)");
       },
       .in_default_study = false,  // an extra of ordo's, outside the default grid
   };

@@ -58,13 +58,10 @@ EncodingInfo encoding_info_rbf() {
   return {
       .name = "rbf",
       .summary = "embed: Gaussian bumps centred evenly over [0, max_len)",
-      .options = {{"rbf-sigma", OptionType::Real, "0", "kernel width (0 = centre spacing)"}},
+      .options = {{"rbf-sigma", OptionType::Real, "0", "kernel width (0 = centre spacing)", ">= 0 (0 = centre spacing)",
+                   [](double v) { return v >= 0; }}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<RbfEncoding>(c);
-      },
-      .check = [](const EncodingConfig& c) {
-        ORDO_CHECK(c.options.real("rbf-sigma") >= 0, "--rbf-sigma must be >= 0 (0 = centre spacing), got ",
-                   c.options.real("rbf-sigma"));
       },
       .in_default_study = false,  // an extra of ordo's, outside the default grid
   };

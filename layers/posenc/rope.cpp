@@ -76,12 +76,9 @@ EncodingInfo encoding_info_rope() {
   return {
       .name = "rope",
       .summary = "rotate: q and k pairs rotated by t * 10000^(-2i/d_h)",
-      .options = {{"rope-base", OptionType::Real, "10000", "frequency base"}},
+      .options = {{"rope-base", OptionType::Real, "10000", "frequency base", "> 1", [](double v) { return v > 1; }}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<RotaryEncoding>(c);
-      },
-      .check = [](const EncodingConfig& c) {
-        ORDO_CHECK(c.options.real("rope-base") > 1, "--rope-base must be > 1, got ", c.options.real("rope-base"));
       },
       .is_default = true,
   };

@@ -44,8 +44,8 @@ int64_t t5_bucket(int64_t relative_position, int64_t num_buckets, int64_t max_di
 
 namespace {
 
-void check_options(const EncodingConfig& cfg) {
-  const int64_t buckets = cfg.options.integer("t5-buckets"), max_distance = cfg.options.integer("t5-max-distance");
+void check_options(const Options& o) {
+  const int64_t buckets = o.integer("t5-buckets"), max_distance = o.integer("t5-max-distance");
   ORDO_CHECK(buckets >= 4 && buckets % 2 == 0, "t5: --t5-buckets must be even and >= 4, got ", buckets);
   ORDO_CHECK(max_distance > buckets / 4, "t5: --t5-max-distance = ", max_distance,
              " must exceed the exact range --t5-buckets / 4 = ", buckets / 4);
@@ -53,7 +53,7 @@ void check_options(const EncodingConfig& cfg) {
 
 // B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
 Tensor initial_table(const EncodingConfig& cfg) {
-  check_options(cfg);
+  check_options(cfg.options);
   ORDO_CHECK(cfg.n_heads > 0, "t5: n_heads must be positive, got ", cfg.n_heads);
   return normal_init(Shape{cfg.options.integer("t5-buckets"), cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
 }

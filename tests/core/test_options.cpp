@@ -41,10 +41,22 @@ TEST_CASE("set parses by type; wrong types and unknown names are errors naming t
   CHECK_THROWS_WITH(o.real("missing"), Contains("--missing is not declared"));
 }
 
+TEST_CASE("a declared range refuses other values whenever the option is set, defaults included", "[core][options]") {
+  const OptionSpec base{"base", OptionType::Real, "10000", "a base", "> 1", [](double v) { return v > 1; }};
+  Options o({base});
+  o.set("base", "2");
+  CHECK(o.real("base") == 2.0);
+  CHECK_THROWS_WITH(o.set("base", "0.5"), "--base must be > 1, got 0.5");
+  CHECK(o.real("base") == 2.0);  // a refused value changes nothing
+  OptionSpec bad_default = base;
+  bad_default.default_value = "1";
+  CHECK_THROWS_WITH(Options({bad_default}), "--base must be > 1, got 1");
+}
+
 TEST_CASE("one name declared twice must agree; then the parts share one value", "[core][options]") {
   CHECK_NOTHROW(Options({{"vocab", OptionType::Int, "8", "fillers"}, {"vocab", OptionType::Int, "8", "symbols"}}));
   CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Int, "9", "b"}}),
-                    Contains("--vocab is declared twice with different types or defaults"));
+                    Contains("--vocab is declared twice with different types, defaults or accepted values"));
   CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Real, "8", "b"}}),
                     Contains("--vocab is declared twice"));
 }

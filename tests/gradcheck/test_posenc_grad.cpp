@@ -66,7 +66,7 @@ TEST_CASE("t5 bias table gradients through the bias hook", "[posenc][gradcheck]"
   const int64_t L = 7;
   Tensor R = uniform({cfg.n_heads, L, L}, 20);
   auto loss = [&](Tape& t) {
-    auto b = enc->bias(t, Positions{1, L, {L}, 0});
+    auto b = enc->bias(t, Positions{1, L, {L}});
     REQUIRE(b.has_value());
     Var full = expand_relative(t, b->values, L, L);
     return sum(t, mul(t, full, t.input(R)));
@@ -91,7 +91,7 @@ TEST_CASE("learned position table gradients through the embed hook (with clampin
   const int64_t B = 2, L = 8;  // positions 4..7 all read row 4
   Tensor x = uniform({B, L, 4}, 30), R = uniform({B, L, 4}, 31);
   auto loss = [&](Tape& t) {
-    Var y = enc->embed(t, t.input(x), Positions{B, L, {8, 6}, 0});
+    Var y = enc->embed(t, t.input(x), Positions{B, L, {8, 6}});
     return sum(t, mul(t, mul(t, y, y), t.input(R)));  // nonlinear in the table
   };
   REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
@@ -105,7 +105,7 @@ TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
   const int64_t B = 2, L = 5;
   REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) {
-        auto [q, k] = enc->rotate(t, v[0], v[1], Positions{B, L, {5, 5}, 0});  // (B, L, H, d_h)
+        auto [q, k] = enc->rotate(t, v[0], v[1], Positions{B, L, {5, 5}});  // (B, L, H, d_h)
         const std::vector<int> heads_outer{0, 2, 1, 3};
         return matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true);  // (B, H, L, L)
       },

@@ -39,7 +39,7 @@ Tensor alibi_bias(int64_t H, int64_t L, bool causal) {
   cfg.causal = causal;
   auto enc = make_encoding("alibi", cfg);
   Tape t;
-  auto b = enc->bias(t, Positions{1, L, {static_cast<int32_t>(L)}, 0});
+  auto b = enc->bias(t, Positions{1, L, {static_cast<int32_t>(L)}});
   REQUIRE(b.has_value());
   REQUIRE(b->relative);
   REQUIRE(t.shape(b->values) == Shape{H, 2 * L - 1});

@@ -37,7 +37,7 @@ TEST_CASE("registry: each encoding uses exactly the hooks docs/spec.md §2 gives
   EncodingConfig cfg;
   cfg.options.set("grid-w", "4");
   const int64_t B = 2, L = 8, d = cfg.d_model, H = cfg.n_heads;
-  Positions pos{B, L, {8, 5}, 4};
+  Positions pos{B, L, {8, 5}};
   for (const std::string& n : kNames) {
     INFO(n);
     auto enc = make_encoding(n, cfg);

@@ -52,7 +52,7 @@ TEST_CASE("rope: <R(t) q, R(u) k> = <q, R(u - t) k> is unchanged when t and u sh
   auto enc = make_rope_encoding();
   Tensor q = tiled(1), k = tiled(2);
   Tape t;
-  auto [rq, rk] = enc->rotate(t, t.input(q), t.input(k), Positions{1, kLen, {kLen}, 0});
+  auto [rq, rk] = enc->rotate(t, t.input(q), t.input(k), Positions{1, kLen, {kLen}});
   const Tensor &Q = t.value(rq), &K = t.value(rk);
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t p = 0; p + 1 < kLen; p += 3)
@@ -77,7 +77,7 @@ TEST_CASE("rope: rotations preserve the norm of every q and k row", "[posenc][ro
   auto enc = make_rope_encoding();
   Tensor q = tiled(3), k = tiled(4);
   Tape t;
-  auto [rq, rk] = enc->rotate(t, t.input(q), t.input(k), Positions{1, kLen, {kLen}, 0});
+  auto [rq, rk] = enc->rotate(t, t.input(q), t.input(k), Positions{1, kLen, {kLen}});
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t p = 0; p < kLen; ++p) {
       CHECK(dot(t.value(rq), h, p, t.value(rq), p) == Approx(dot(q, h, p, q, p)).epsilon(1e-5));
@@ -91,7 +91,7 @@ TEST_CASE("rope: pair i at position t turns by t * 10000^(-2i/d_h)", "[posenc][r
   Tensor e = Tensor::zeros({1, kLen, kHeads, kHeadDim});
   for (int64_t i = 0; i < e.numel(); i += 2) e[i] = 1;
   Tape t;
-  Tensor r = t.value(enc->rotate(t, t.input(e), t.input(e), Positions{1, kLen, {kLen}, 0}).first);
+  Tensor r = t.value(enc->rotate(t, t.input(e), t.input(e), Positions{1, kLen, {kLen}}).first);
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t p = 0; p < kLen; ++p)
       for (int64_t i = 0; i < kHeadDim / 2; ++i) {

@@ -18,7 +18,7 @@ Tensor sinusoidal_table(int64_t L, int64_t d) {
   cfg.d_model = d;
   auto enc = make_encoding("sinusoidal", cfg);
   Tape t;
-  Positions pos{1, L, {static_cast<int32_t>(L)}, 0};
+  Positions pos{1, L, {static_cast<int32_t>(L)}};
   Tensor pe = t.value(enc->embed(t, t.input(Tensor::zeros({1, L, d})), pos));
   REQUIRE(pe.shape() == Shape{1, L, d});
   return pe.reshaped({L, d});
@@ -48,7 +48,7 @@ TEST_CASE("sinusoidal: the term is added to the embeddings and broadcast over th
   Tensor x = Tensor::empty({B, L, d});
   for (int64_t i = 0; i < x.numel(); ++i) x[i] = static_cast<Real>(0.01 * i);
   Tape t;
-  Tensor y = t.value(enc->embed(t, t.input(x), Positions{B, L, {5, 5, 5}, 0}));
+  Tensor y = t.value(enc->embed(t, t.input(x), Positions{B, L, {5, 5, 5}}));
   Tensor pe = sinusoidal_table(L, d);
   for (int64_t b = 0; b < B; ++b)
     for (int64_t i = 0; i < L * d; ++i)

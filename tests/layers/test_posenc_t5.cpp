@@ -77,7 +77,7 @@ TEST_CASE("t5: the bias is the table entry of bucket(u - t) and depends on u - t
   CHECK(table.name == "posenc.t5_bias");
   REQUIRE(table.value.shape() == Shape{32, H});
   Tape t;
-  auto b = enc->bias(t, Positions{1, L, {L}, 0});
+  auto b = enc->bias(t, Positions{1, L, {L}});
   REQUIRE(b.has_value());
   REQUIRE(b->relative);
   Tensor full = t.value(expand_relative(t, b->values, L, L));

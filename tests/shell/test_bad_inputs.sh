@@ -147,7 +147,7 @@ row none "--d-model 30 is not divisible by --heads 4" train --d-model 30 --heads
 row none "rope: the head width d_h = d_model / n_heads = 12 / 4 = 3 is odd" train --encoding rope --d-model 12 --heads 4 --out @OUT
 row none "fourier2d needs 2-D positions: pass --grid-w W" train --encoding fourier2d --out @OUT
 row none "fourier2d: d_model = 18 must be a positive multiple of 4" train --encoding fourier2d --grid-w 4 --d-model 18 --heads 2 --out @OUT
-row none "--grid-w must be >= 0" train --encoding fourier2d --grid-w -2 --out @OUT
+row none "--grid-w must be >= 0" train --grid-w -2 --out @OUT
 row none "--pe-max-len 16 is below the training max_len 32" train --encoding learned --pe-max-len 16 --out @OUT
 row none "--pe-max-len must be >= 0" train --encoding learned --pe-max-len -1 --out @OUT
 row none "t5: --t5-buckets must be even and >= 4" train --encoding t5 --t5-buckets 3 --out @OUT

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/shell/test_layout.sh: the repository keeps the shape the docs promise.
-#   1. The include graph has no arrow upward: core <- layers <- (data, train) <- report <-
-#      study <- experiments (data and train may not include each other's upper neighbours).
+#   1. The include graph has no arrow upward: core <- layers <- data <- train <- report <-
+#      study <- experiments (train may include data; data may not include train).
 #   2. No source file outside layers/posenc/ names a registered encoding, and none outside
 #      data/ names a registered task, as a string literal (tests and docs aside; one
 #      exception, listed below with its reason).

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "report/results.h"
 #include "study/study.h"
@@ -70,7 +72,13 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
   for (const char* f : {"results.h5", "summary.md", "checkpoints/order/rope/seed0.h5", "plots/shift_curves.dat"})
     CHECK(fs::exists(how.out + "/" + f));
   CHECK(read_results(first.results_path).size() == 4);
-  CHECK_FALSE(first.findings.empty());
+  // summary.md holds a table per task and the findings the study returned, word for word.
+  std::ifstream md_file(first.summary_path);
+  const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
+  CHECK(md.find("## order (chance 0.500)") != std::string::npos);
+  CHECK(md.find("## shift (chance 0.500)") != std::string::npos);
+  REQUIRE_FALSE(first.findings.empty());
+  for (const std::string& f : first.findings) CHECK(md.find(f) != std::string::npos);
 
   // The same directory again: refused, unless resumed (then nothing is trained) or replaced.
   CHECK_THROWS_WITH(Study(tiny_spec(), how), Contains("already holds files"));
@@ -83,4 +91,26 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
     CHECK(again.records[i].log.train_loss == first.records[i].log.train_loss);
     CHECK(again.records[i].settings == first.records[i].settings);
   }
+}
+
+TEST_CASE("study: a run that fails is named, its curve is kept, and a resumed study runs it again", "[study]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  how.jobs = 1;  // one run at a time: the first run fails, the second never starts
+  StudySpec spec = tiny_spec();
+  spec.encodings = {"none"};
+  spec.base.lr = 1e30;  // the loss is not finite within a few steps
+  Study failing(spec, how);
+  CHECK_THROWS_WITH(failing.run(), Contains("order/none/seed0") && Contains("nan"));
+  const std::vector<RunRecord> kept = read_results(how.out + "/results.h5");
+  REQUIRE(kept.size() == 1);  // the failed run's curve up to the fault
+  CHECK(kept[0].task == "order");
+  CHECK_FALSE(kept[0].log.step.empty());
+
+  spec.base.lr = 1e-3;  // fixed; the same directory, resumed
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome fixed = Study(spec, how).run();
+  CHECK(fixed.trained == 2);
+  CHECK(read_results(how.out + "/results.h5").size() == 2);
 }

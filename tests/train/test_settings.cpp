@@ -78,7 +78,11 @@ TEST_CASE("an option's value travels from the flag to the part that declared it"
   CHECK(back.model.posenc.options == c.model.posenc.options);
   CHECK(back.task.options == c.task.options);
 
-  // Checks are the encoding's own, run for the chosen encoding, and name the flag.
+  // A declared range refuses a value whichever encoding is chosen (here t5, not rope).
+  c.model.encoding = "t5";
+  CHECK_THROWS_WITH(find_setting("rope-base")->set(c, "0.5"), "--rope-base must be > 1, got 0.5");
+  CHECK_THROWS_WITH(find_setting("momentum")->set(c, "1"), "--momentum must be in [0, 1), got 1");
+  // Checks of options together are the encoding's own, run for the chosen encoding only.
   find_setting("t5-buckets")->set(c, "5");
   CHECK_THROWS_WITH(validate(c), Catch::Contains("--t5-buckets must be even and >= 4, got 5"));
   c.model.encoding = "rope";  // --t5-buckets is then not read, and not checked

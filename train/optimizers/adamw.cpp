@@ -12,23 +12,17 @@
 namespace ordo {
 namespace {
 
+bool in_unit_interval(double v) { return v >= 0 && v < 1; }  // [0, 1)
+
 class AdamW : public Optimizer {
  public:
   AdamW(const OptimizerConfig& c, std::vector<Parameter*> params)
       : Optimizer(std::move(params)), beta1_(c.options.real("beta1")), beta2_(c.options.real("beta2")),
         eps_(c.options.real("eps")), weight_decay_(c.weight_decay) {
-    check(c);
     for (Parameter* p : params_) {
       m_.push_back(Tensor::zeros(p->value.shape()));
       v_.push_back(Tensor::zeros(p->value.shape()));
     }
-  }
-
-  static void check(const OptimizerConfig& c) {
-    const double b1 = c.options.real("beta1"), b2 = c.options.real("beta2"), eps = c.options.real("eps");
-    ORDO_CHECK(b1 >= 0 && b1 < 1, "--beta1 must be in [0, 1), got ", b1);
-    ORDO_CHECK(b2 >= 0 && b2 < 1, "--beta2 must be in [0, 1), got ", b2);
-    ORDO_CHECK(eps > 0, "--eps must be positive, got ", eps);
   }
 
   void step(double lr) override {
@@ -86,13 +80,12 @@ OptimizerInfo optimizer_info_adamw() {
   return {
       .name = "adamw",
       .summary = "Adam with decoupled weight decay",
-      .options = {{"beta1", OptionType::Real, "0.9", "first-moment decay"},
-                  {"beta2", OptionType::Real, "0.999", "second-moment decay"},
-                  {"eps", OptionType::Real, "1e-8", "added to sqrt(v)"}},
+      .options = {{"beta1", OptionType::Real, "0.9", "first-moment decay", "in [0, 1)", in_unit_interval},
+                  {"beta2", OptionType::Real, "0.999", "second-moment decay", "in [0, 1)", in_unit_interval},
+                  {"eps", OptionType::Real, "1e-8", "added to sqrt(v)", "positive", [](double v) { return v > 0; }}},
       .make = [](const OptimizerConfig& c, std::vector<Parameter*> params) -> std::unique_ptr<Optimizer> {
         return std::make_unique<AdamW>(c, std::move(params));
       },
-      .check = AdamW::check,
   };
 }
 

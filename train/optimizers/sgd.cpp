@@ -12,13 +12,7 @@ class Sgd : public Optimizer {
  public:
   Sgd(const OptimizerConfig& c, std::vector<Parameter*> params)
       : Optimizer(std::move(params)), momentum_(c.options.real("momentum")), weight_decay_(c.weight_decay) {
-    check(c);
     for (Parameter* p : params_) u_.push_back(Tensor::zeros(p->value.shape()));
-  }
-
-  static void check(const OptimizerConfig& c) {
-    const double mu = c.options.real("momentum");
-    ORDO_CHECK(mu >= 0 && mu < 1, "--momentum must be in [0, 1), got ", mu);
   }
 
   void step(double lr) override {
@@ -71,11 +65,11 @@ OptimizerInfo optimizer_info_sgd() {
   return {
       .name = "sgd",
       .summary = "SGD with momentum",
-      .options = {{"momentum", OptionType::Real, "0.9", "momentum"}},
+      .options = {{"momentum", OptionType::Real, "0.9", "momentum", "in [0, 1)",
+                   [](double v) { return v >= 0 && v < 1; }}},
       .make = [](const OptimizerConfig& c, std::vector<Parameter*> params) -> std::unique_ptr<Optimizer> {
         return std::make_unique<Sgd>(c, std::move(params));
       },
-      .check = Sgd::check,
   };
 }
 

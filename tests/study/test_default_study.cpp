@@ -1,0 +1,21 @@
+// tests/study/test_default_study.cpp: the defaults the registries declare add up to the
+// default comparison of docs/spec.md §7 and docs/results.md: six encodings, three tasks, rope
+// by default, and the demo's step counts. One flipped declaration would change what
+// `ordo compare` and `ordo demo` run; this says so.
+#include <catch2/catch.hpp>
+
+#include "data/task.h"
+#include "layers/model.h"
+#include "layers/posenc/encoding.h"
+
+using namespace ordo;
+
+TEST_CASE("the default study: six encodings, every task, rope by default, the demo's steps", "[study][defaults]") {
+  CHECK(default_study_encodings() == std::vector<std::string>{"none", "sinusoidal", "learned", "rope", "alibi", "t5"});
+  CHECK(default_encoding() == "rope");
+  CHECK(ModelConfig{}.encoding == "rope");
+  CHECK(task_names() == std::vector<std::string>{"order", "shift", "periodic"});
+  std::vector<int64_t> demo;
+  for (const TaskInfo& t : tasks()) demo.push_back(t.demo_steps);
+  CHECK(demo == std::vector<int64_t>{2000, 600, 300});
+}
