@@ -11,6 +11,7 @@
 #include "experiments/progress.h"
 #include "layers/posenc/encoding.h"
 #include "report/summary.h"
+#include "study/interrupt.h"
 #include "study/study.h"
 #include "train/settings.h"
 
@@ -82,6 +83,7 @@ int cmd_compare(const Args& args) {
     throw InputError(e.what());
   }
 
+  install_interrupt_handlers();  // Ctrl-C / SIGTERM: every running run checkpoints, exit 130 / 143
   Progress live(quiet, static_cast<int>(std::max<int64_t>(1, study->steps_to_train() / 40)));
   live.message("ordo compare: " + std::to_string(spec.tasks.size()) + " task(s) x " +
                std::to_string(spec.encodings.size()) + " encoding(s) x " + std::to_string(spec.seeds) + " seed(s) = " +

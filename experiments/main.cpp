@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "experiments/commands.h"
+#include "study/interrupt.h"
 #include "train/version.h"
 
 namespace {
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
   if (const ordo::CommandInfo* c = ordo::find_command(name)) {
     try {
       return c->run(args);
+    } catch (const ordo::Interrupted& e) {  // everything saved: say how to continue
+      std::fprintf(stderr, "ordo %s: stopped by %s\n", c->name.c_str(), e.what());
+      return 128 + e.signal;
     } catch (const ordo::InputError& e) {
       std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
       return 2;

@@ -11,6 +11,7 @@
 #include "experiments/commands.h"
 #include "experiments/progress.h"
 #include "report/summary.h"
+#include "study/interrupt.h"
 #include "study/run_directory.h"
 #include "train/settings.h"
 
@@ -74,6 +75,7 @@ int cmd_train(const Args& args) {
     throw InputError(e.what());
   }
 
+  install_interrupt_handlers();  // Ctrl-C / SIGTERM: finish the step, checkpoint, exit 130 / 143
   Trainer& trainer = run->trainer();
   const TrainConfig& cfg = trainer.config();
   const bool quiet = p.option("quiet") == "true";

@@ -5,6 +5,7 @@
 
 #include "report/checkpoint_file.h"
 #include "report/results.h"
+#include "study/interrupt.h"
 #include "train/settings.h"
 
 namespace ordo {
@@ -70,7 +71,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
         save_checkpoint(checkpoint_path(), trainer_->checkpoint());
         save_log();
       }
-      return true;
+      return interrupt_signal() == 0;  // a signal: stop after this step
     });
   } catch (const Error&) {
     save_log();  // the curve up to the fault; the last good checkpoint stays as it was
@@ -78,6 +79,11 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   }
   save_checkpoint(checkpoint_path(), trainer_->checkpoint());
   save_log();
+  if (!trainer_->finished())
+    throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()) + " at step " +
+                                              std::to_string(trainer_->step()) + " of " +
+                                              std::to_string(trainer_->config().steps) + ": checkpointed in " +
+                                              checkpoint_path() + "; continue with --resume");
 }
 
 }  // namespace ordo

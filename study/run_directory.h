@@ -42,7 +42,8 @@ class RunDirectory {
 
   // Trains to the configured step count; on_step runs after every step (progress). When a
   // step fails, run.h5 keeps the curve up to the fault and the last checkpoint stays as it
-  // was; the error is rethrown.
+  // was; the error is rethrown. After a signal (study/interrupt.h) the step in progress
+  // finishes, both files are written, and Interrupted is thrown.
   void train(const std::function<void(const StepInfo&)>& on_step = {});
 
  private:

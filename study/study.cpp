@@ -19,6 +19,7 @@
 #include "report/checkpoint_file.h"
 #include "report/plots.h"
 #include "report/summary.h"
+#include "study/interrupt.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -245,6 +246,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       size_t i;
       {
         std::lock_guard<std::mutex> lock(mu);
+        if (interrupt_signal() != 0) stopping = true;  // no new run after a signal
         while (next < runs_.size() && runs_[next].finished()) ++next;
         if (stopping || next == runs_.size()) {
           --workers_left;
@@ -268,6 +270,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
         }
         trainer->run([&](const StepInfo& s) {
           std::lock_guard<std::mutex> lock(mu);
+          if (interrupt_signal() != 0) stopping = true;  // checkpointed below, then stopped
           share_threads();
           char text[160];
           std::snprintf(text, sizeof text, "%s %lld/%lld loss %.4f", r.label().c_str(),
@@ -339,6 +342,13 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     for (std::thread& t : pool) t.join();
   }
   if (failure) std::rethrow_exception(failure);
+  if (interrupt_signal() != 0) {
+    const int64_t unfinished = static_cast<int64_t>(runs_.size()) - runs_done;
+    throw Interrupted(interrupt_signal(),
+                      signal_name(interrupt_signal()) + ": " + std::to_string(runs_done) + " of " + total_runs +
+                          " runs finished, the " + std::to_string(unfinished) +
+                          " others checkpointed or not started; continue with --resume");
+  }
 
   for (auto& s : slots) outcome.records.push_back(std::move(*s));
   if (trained == 0) write_results(outcome.results_path, outcome.records, shared);  // everything was skipped

@@ -107,7 +107,9 @@ class Study {
 
   // Trains every unfinished run and writes results.h5, the checkpoints, the plots and
   // summary.md. When a run fails, the runs beside it stop at a checkpoint, every curve so
-  // far is saved, and the first failure is rethrown naming its run: Resume continues.
+  // far is saved, and the first failure is rethrown naming its run: Resume continues. After
+  // a signal (study/interrupt.h) every running run finishes its step and is checkpointed,
+  // results.h5 is written, and Interrupted is thrown (no summary: the grid is not done).
   StudyOutcome run(const StudyProgress& progress = {});
 
  private:
