@@ -40,6 +40,7 @@ RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string
   TrainConfig cfg = config;
   if (options_.existing == ExistingOutput::Resume) {
     ORDO_CHECK(fs::exists(checkpoint_path()), "--resume: no checkpoint at ", checkpoint_path());
+    lock_ = OutputLock(options_.out);  // no other writer from here on (writes nothing)
     ck = std::make_unique<Checkpoint>(load_checkpoint(checkpoint_path()));
     // The checkpoint's settings, with any setting given now on top (a mismatch is refused).
     cfg = from_settings(ck->config);
@@ -51,8 +52,11 @@ RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string
     ORDO_CHECK(!fs::exists(run_path()) && !fs::exists(checkpoint_path()), options_.out,
                " already holds a run; pass --resume to continue it, --force to replace it, or another --out");
   }
-  trainer_ = std::make_unique<Trainer>(cfg);
+  // (Refuse: a second process racing this check is refused by the lock below.)
+  trainer_ = std::make_unique<Trainer>(cfg);  // every setting checked before the first write
   if (ck) trainer_->restore(*ck);
+  if (!ck) lock_ = OutputLock(options_.out);
+  remove_stale_temporaries(options_.out);
 }
 
 void RunDirectory::save_log() {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "study/output_lock.h"
 #include "study/study.h"  // ExistingOutput
 #include "train/trainer.h"
 
@@ -31,7 +32,8 @@ class RunDirectory {
  public:
   // With Resume the checkpoint's settings are used, with the settings in `given` (by name,
   // as text) applied on top; a checkpoint of other settings is refused. Throws ordo::Error
-  // naming the problem, before anything is written.
+  // naming the problem, before anything is written. Then locks the directory against a
+  // second writer and removes temporaries an earlier, killed writer left there.
   RunDirectory(const TrainConfig& config, const std::map<std::string, std::string>& given,
                RunDirectoryOptions options);
 
@@ -50,6 +52,7 @@ class RunDirectory {
   void save_log();
 
   RunDirectoryOptions options_;
+  OutputLock lock_;  // held from the end of the constructor (study/output_lock.h)
   std::unique_ptr<Trainer> trainer_;
   bool resumed_ = false;
 };

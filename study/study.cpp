@@ -20,6 +20,7 @@
 #include "report/plots.h"
 #include "report/summary.h"
 #include "study/interrupt.h"
+#include "study/output_lock.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -165,6 +166,8 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
         }
         runs_.push_back(std::move(r));
       }
+  lock_ = OutputLock(out);  // every run checked: now the directory is ours alone
+  remove_stale_temporaries(out);
 }
 
 int64_t Study::steps_to_train() const {

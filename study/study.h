@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "report/results.h"
+#include "study/output_lock.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
 
@@ -97,7 +98,8 @@ class Study {
  public:
   // Builds and checks every run (a Trainer each; with Resume, each checkpoint found is
   // checked against its run). Throws ordo::Error naming the run and the problem; writes
-  // nothing.
+  // nothing. Then locks `out` against a second writer (study/output_lock.h: refused at once,
+  // naming the holder) and removes temporaries a killed writer left there.
   Study(StudySpec spec, StudyOptions options);
 
   const std::vector<StudyRun>& runs() const { return runs_; }
@@ -116,6 +118,7 @@ class Study {
   StudySpec spec_;
   StudyOptions options_;
   std::vector<StudyRun> runs_;
+  OutputLock lock_;  // one writer per directory, from the end of the constructor
 };
 
 }  // namespace ordo

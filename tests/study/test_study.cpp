@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 
 #include "report/results.h"
 #include "study/study.h"
@@ -56,7 +57,8 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
   TempDir dir;
   StudyOptions how;
   how.out = dir.path + "/grid";
-  Study study(tiny_spec(), how);
+  auto owner = std::make_unique<Study>(tiny_spec(), how);
+  Study& study = *owner;
   REQUIRE(study.runs().size() == 4);
   CHECK(study.runs()[2].label() == "shift/none/seed0");
   CHECK(study.runs()[2].config.steps == 6);  // task_steps
@@ -80,9 +82,12 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
   REQUIRE_FALSE(first.findings.empty());
   for (const std::string& f : first.findings) CHECK(md.find(f) != std::string::npos);
 
-  // The same directory again: refused, unless resumed (then nothing is trained) or replaced.
+  // The same directory again: refused, unless resumed (then nothing is trained) or replaced;
+  // and never while another study holds it, even in the same process.
   CHECK_THROWS_WITH(Study(tiny_spec(), how), Contains("already holds files"));
   how.existing = ExistingOutput::Resume;
+  CHECK_THROWS_WITH(Study(tiny_spec(), how), Contains("is in use by another ordo (pid "));
+  owner.reset();  // releases the directory
   const StudyOutcome again = Study(tiny_spec(), how).run();
   CHECK(again.trained == 0);
   CHECK(again.skipped == 4);
@@ -101,8 +106,10 @@ TEST_CASE("study: a run that fails is named, its curve is kept, and a resumed st
   StudySpec spec = tiny_spec();
   spec.encodings = {"none"};
   spec.base.lr = 1e30;  // the loss is not finite within a few steps
-  Study failing(spec, how);
-  CHECK_THROWS_WITH(failing.run(), Contains("order/none/seed0") && Contains("nan"));
+  {
+    Study failing(spec, how);
+    CHECK_THROWS_WITH(failing.run(), Contains("order/none/seed0") && Contains("nan"));
+  }
   const std::vector<RunRecord> kept = read_results(how.out + "/results.h5");
   REQUIRE(kept.size() == 1);  // the failed run's curve up to the fault
   CHECK(kept[0].task == "order");
