@@ -35,7 +35,9 @@ const std::vector<cli::Option>& compare_options() {
       {"out", "output directory", "runs/compare", false},
       {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
-      {"ckpt-every", "also checkpoint each run every N steps (0 = only at its end)", "0", false},
+      {"ckpt-every", "also checkpoint each run every N steps (0 = off)", "0", false},
+      {"ckpt-minutes", "and after every N minutes of its training, so a hard kill loses at most that (0 = off)", "5",
+       false},
       {"jobs", "runs trained at once, sharing the OpenMP threads (0 = one per thread); results do not depend on it",
        "0", false},
       {"quiet", "print nothing but errors", "", true},
@@ -76,6 +78,7 @@ int cmd_compare(const Args& args) {
     how.out = p.option("out");
     how.existing = resume ? ExistingOutput::Resume : force ? ExistingOutput::Replace : ExistingOutput::Refuse;
     how.ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
+    how.ckpt_minutes = parse_double("ckpt-minutes", p.option("ckpt-minutes"));
     how.jobs = parse_int("jobs", p.option("jobs"));
     quiet = p.option("quiet") == "true";
     study = std::make_unique<Study>(spec, how);  // every run checked; nothing written yet

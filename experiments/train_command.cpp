@@ -24,7 +24,9 @@ const std::vector<cli::Option>& train_options() {
       {"out", "output directory (run.h5, checkpoint.h5)", "runs/<task>-<encoding>-seed<seed>", false},
       {"resume", "continue the run in --out from its checkpoint.h5", "", true},
       {"force", "replace a finished or partial run already in --out", "", true},
-      {"ckpt-every", "also write checkpoint.h5 every N steps (0 = only at the end)", "0", false},
+      {"ckpt-every", "also write checkpoint.h5 every N steps (0 = off)", "0", false},
+      {"ckpt-minutes", "and after every N minutes of training, so a hard kill loses at most that (0 = off)", "5",
+       false},
       {"quiet", "print nothing but errors", "", true},
       {"config", "read settings from FILE: `key = value` lines, keys named as the flags without --, "
                  "# comments; flags given here override it", "", false},
@@ -65,6 +67,7 @@ int cmd_train(const Args& args) {
                "replaces it; pass one");
     RunDirectoryOptions how;
     how.ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
+    how.ckpt_minutes = parse_double("ckpt-minutes", p.option("ckpt-minutes"));
     out_dir = p.has("out") ? p.option("out")
                            : "runs/" + p.config.task.name + "-" + p.config.model.encoding + "-seed" +
                                  std::to_string(p.config.seed);

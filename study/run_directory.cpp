@@ -35,6 +35,7 @@ RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string
                            RunDirectoryOptions options)
     : options_(std::move(options)) {
   ORDO_CHECK(options_.ckpt_every >= 0, "--ckpt-every must be >= 0, got ", options_.ckpt_every);
+  ORDO_CHECK(options_.ckpt_minutes >= 0, "--ckpt-minutes must be >= 0 (0 = off), got ", options_.ckpt_minutes);
   check_output_directory(options_.out);
   std::unique_ptr<Checkpoint> ck;
   TrainConfig cfg = config;
@@ -68,12 +69,15 @@ void RunDirectory::save_log() {
 void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   fs::create_directories(options_.out);
   const int64_t every = options_.ckpt_every;
+  CheckpointClock clock(options_.ckpt_minutes);
   try {
     trainer_->run([&](const StepInfo& s) {
       if (on_step) on_step(s);
-      if (every > 0 && (s.step + 1) % every == 0 && s.step + 1 < s.total) {
+      const bool by_step = every > 0 && (s.step + 1) % every == 0;
+      if ((by_step || clock.due()) && s.step + 1 < s.total) {
         save_checkpoint(checkpoint_path(), trainer_->checkpoint());
         save_log();
+        clock.reset();
       }
       return interrupt_signal() == 0;  // a signal: stop after this step
     });

@@ -25,7 +25,8 @@ namespace ordo {
 struct RunDirectoryOptions {
   std::string out;
   ExistingOutput existing = ExistingOutput::Refuse;
-  int64_t ckpt_every = 0;  // also checkpoint every N steps (0 = only at the end)
+  int64_t ckpt_every = 0;     // also checkpoint every N steps (0 = off)
+  double ckpt_minutes = 5;    // and after every this many minutes of training (0 = off)
 };
 
 class RunDirectory {

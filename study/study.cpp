@@ -112,6 +112,14 @@ std::vector<std::pair<std::string, int64_t>> parse_task_steps(const std::string&
   return out;
 }
 
+CheckpointClock::CheckpointClock(double minutes) : seconds_(minutes * 60), last_(std::chrono::steady_clock::now()) {}
+
+bool CheckpointClock::due() const {
+  return seconds_ > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= seconds_;
+}
+
+void CheckpointClock::reset() { last_ = std::chrono::steady_clock::now(); }
+
 std::string StudyRun::label() const {
   return config.task.name + "/" + config.model.encoding + "/seed" + std::to_string(config.seed);
 }
@@ -133,6 +141,7 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
     ORDO_CHECK(steps >= 1, "--task-steps: ", task, " needs at least 1 step, got ", steps);
   }
   ORDO_CHECK(options_.ckpt_every >= 0, "--ckpt-every must be >= 0, got ", options_.ckpt_every);
+  ORDO_CHECK(options_.ckpt_minutes >= 0, "--ckpt-minutes must be >= 0 (0 = off), got ", options_.ckpt_minutes);
   ORDO_CHECK(options_.jobs >= 0, "--jobs must be >= 0 (0 = one run per OpenMP thread), got ", options_.jobs);
   const std::string& out = options_.out;
   ORDO_CHECK(!out.empty(), "--out must name a directory");
@@ -261,6 +270,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       }
       const StudyRun& r = runs_[i];
       std::unique_ptr<Trainer> trainer;
+      CheckpointClock clock(options_.ckpt_minutes);
       auto record = [&]() {
         return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, trainer->log(), r.settings};
       };
@@ -286,11 +296,13 @@ StudyOutcome Study::run(const StudyProgress& progress) {
           if (progress.update) progress.update(steps_done, total_steps, line, elapsed());
           // Another run failed: keep this one's state so that Resume continues it.
           const int64_t every = options_.ckpt_every;
-          const bool checkpoint = stopping || (every > 0 && (s.step + 1) % every == 0 && s.step + 1 < s.total);
+          const bool by_step = every > 0 && (s.step + 1) % every == 0;
+          const bool checkpoint = stopping || ((by_step || clock.due()) && s.step + 1 < s.total);
           if (checkpoint) {
             save_checkpoint(r.checkpoint_path, trainer->checkpoint());
             slots[i] = record();
             save_results();
+            clock.reset();
           }
           return !stopping;
         });

@@ -25,6 +25,7 @@
 //   summary.md                                 tables and findings (report/summary.h)
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -62,8 +63,22 @@ enum class ExistingOutput { Refuse, Resume, Replace };
 struct StudyOptions {
   std::string out = "runs/compare";
   ExistingOutput existing = ExistingOutput::Refuse;  // Resume: skip finished runs, continue partial ones
-  int64_t ckpt_every = 0;   // also checkpoint each run every N steps (0 = only at its end)
+  int64_t ckpt_every = 0;     // also checkpoint each run every N steps (0 = off)
+  double ckpt_minutes = 5;    // and after every this many minutes of its training (0 = off)
   int64_t jobs = 0;         // runs trained at once (0 = one per OpenMP thread)
+};
+
+// A checkpoint every `minutes` of wall time (0 = never), so that a hard kill loses minutes,
+// not the run. Checkpoints change no number: a run resumed from any of them ends the same.
+class CheckpointClock {
+ public:
+  explicit CheckpointClock(double minutes);
+  bool due() const;
+  void reset();
+
+ private:
+  double seconds_;
+  std::chrono::steady_clock::time_point last_;
 };
 
 // What a front end shows while a study runs; either may be empty. Called with the study's

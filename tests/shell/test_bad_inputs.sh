@@ -181,6 +181,9 @@ row inputs "--steps must be positive, got 0" train --config @IN/empty.conf --ste
 # Output directories, checkpoints, resuming.
 row none "--ckpt-every must be >= 0, got -1" train --ckpt-every -1 --out @OUT
 row none "--ckpt-every expects a whole number, got 'often'" train --ckpt-every often --out @OUT
+row none "--ckpt-minutes must be >= 0 (0 = off), got -1" train --ckpt-minutes -1 --out @OUT
+row none "--ckpt-minutes expects a finite number, got 'inf'" train --ckpt-minutes inf --out @OUT
+row none "--ckpt-minutes must be >= 0 (0 = off), got -2" compare --ckpt-minutes -2 --out @OUT
 row none "--resume: no checkpoint at" train --resume --out @OUT
 row none "--resume and --force contradict each other" train --resume --force --out @OUT
 row garbage_ckpt "checkpoint.h5: not an HDF5 file" train --resume --out @OUT

@@ -10,6 +10,8 @@
 #   2. `ordo compare` (2 runs, --jobs 1), SIGTERM once the first run's checkpoint shows
 #      step >= 300: exit 143, results.h5 written; --resume; results.h5 and both
 #      checkpoints equal to an uninterrupted grid's.
+#   3. the default time-based checkpoint (--ckpt-minutes): kill -9 once one exists, resume,
+#      and end with part 1's bits.
 # One thread (the same-bits claim is per thread count); `nice` keeps the poller responsive.
 # Usage: bash test_signals.sh <ordo> [<ordo_tests>]
 set -uo pipefail
@@ -54,7 +56,7 @@ signal_when() {
     fi
     sleep 0.05
   done
-  wait "$pid"
+  wait "$pid" 2>/dev/null
   status=$?
   pid=
 }
@@ -101,6 +103,20 @@ else
   done
   [[ -f "$dir/grid/summary.md" ]] || fail "no summary.md after the resumed grid"
   echo "compare: SIGTERM with the first run at step >= $signalled (exit $status), resumed, bit-identical"
+fi
+
+# ---- 3. a hard kill loses minutes: time-based checkpoints (--ckpt-minutes, default 5) ---
+# Every 0.12 s here; kill -9 once one exists mid-run; the resume ends as the reference did
+# (checkpoints change no number, so the reference of part 1 serves).
+timed=(train "${model[@]}" --steps 3000 --ckpt-minutes 0.002)
+signal_when KILL "$dir/hard/checkpoint.h5" 1 "$ordo" "${timed[@]}" --out "$dir/hard"
+if [[ -z $signalled ]]; then
+  echo "note: the run ended before a time-based checkpoint was seen (status $status); part 3 not checked"
+else
+  [[ $status -eq 137 ]] || fail "kill -9 gave status $status"
+  "$ordo" "${timed[@]}" --out "$dir/hard" --resume >/dev/null 2>&1 || fail "resume after kill -9 failed"
+  same_datasets "$dir/ref/checkpoint.h5" "$dir/hard/checkpoint.h5" || fail "resumed after kill -9 differs"
+  echo "train: kill -9 after a time-based checkpoint at step $signalled, resumed, bit-identical"
 fi
 
 [[ $failed -eq 0 ]] || exit 1
