@@ -184,6 +184,12 @@ void Trainer::restore(const Checkpoint& ck) {
       if (name == p->name) std::memcpy(p->value.data(), value.data(), sizeof(Real) * value.numel());
   auto steps = ck.scalars.find("optimizer_steps");
   ORDO_CHECK(steps != ck.scalars.end(), "checkpoint: scalar 'optimizer_steps' missing");
+  // Three records of how far the run got must agree: an edited or damaged file is refused
+  // rather than resumed with a jump in its curve.
+  const int64_t logged = static_cast<int64_t>(ck.log.step.size());
+  ORDO_CHECK(steps->second == static_cast<double>(ck.step) && logged == ck.step, "checkpoint: its step is ", ck.step,
+             ", but its log holds ", logged, " steps and its optimizer took ", steps->second,
+             "; the file was edited or damaged: resume from another checkpoint, or start over with --force");
   optimizer_->set_state(ck.optimizer, static_cast<int64_t>(steps->second));
   step_ = ck.step;
   log_ = ck.log;

@@ -99,3 +99,14 @@ TEST_CASE("a checkpoint of another configuration is refused, naming the setting"
   Trainer b(other);
   REQUIRE_THROWS_WITH(b.restore(ck), Catch::Contains("--d-model"));
 }
+
+TEST_CASE("a checkpoint whose step disagrees with its log and optimizer is refused", "[train][resume]") {
+  Trainer a(small_run("shift", "rope", 20));
+  a.run([](const StepInfo& s) { return s.step + 1 < 5; });
+  Checkpoint ck = a.checkpoint();
+  Trainer b(small_run("shift", "rope", 20));
+  CHECK_NOTHROW(b.restore(ck));  // as written: 5 steps everywhere
+  ck.step = 6;                   // the /step attribute edited
+  Trainer c(small_run("shift", "rope", 20));
+  CHECK_THROWS_WITH(c.restore(ck), Catch::Contains("its step is 6, but its log holds 5 steps and its optimizer took 5"));
+}
