@@ -52,6 +52,10 @@ setup_inputs() {  # input files a row may name under in/
   printf 'steps = 0\n' >"$1/in/zero_steps.conf"
   printf 'd-model = 30\nheads = 4\n' >"$1/in/indivisible.conf"
   printf '' >"$1/in/empty.conf"
+  printf 'steps = 10\n\x00\x01\x02binary\n' >"$1/in/binary.conf"
+  printf 'steps = 10\n%s = 1\n' "$(head -c 5000 /dev/zero | tr '\0' a)" >"$1/in/long_line.conf"
+  head -c 2000000 /dev/zero | tr '\0' '#' >"$1/in/huge.conf"
+  printf '\xef\xbb\xbflearning_rate = 0.1\n' >"$1/in/bom_unknown.conf"
 }
 
 # Everything in the directory: names, types, sizes and contents.
@@ -170,6 +174,11 @@ row none "shift: evaluation length 5 is too short" train --task shift --eval-len
 row none "--eval-lens: lengths must be positive" train --eval-lens 64,-1 --out @OUT
 # Config files.
 row inputs "--config: cannot read @IN/missing.conf" train --config @IN/missing.conf --out @OUT
+row inputs "@IN/binary.conf:2: byte 0x00 is not text" train --config @IN/binary.conf --out @OUT
+row inputs "@IN/long_line.conf:2: the line is 5004 characters long; a settings line is at most 4096" train --config @IN/long_line.conf --out @OUT
+row inputs "@IN/huge.conf is 2000000 bytes; a settings file is at most 1048576 bytes" train --config @IN/huge.conf --out @OUT
+row none "--config: /dev/zero is not a regular file" train --config /dev/zero --out @OUT
+row inputs "unknown setting 'learning_rate'" train --config @IN/bom_unknown.conf --out @OUT
 row inputs "is a directory" train --config @IN --out @OUT
 row inputs "unknown_key.conf:4: unknown setting 'learning_rate' (settings are named as the flags without --; see ordo train --help)" train --config @IN/unknown_key.conf --out @OUT
 row inputs "bad_value.conf:3: --lr expects a finite number, got 'fast'" train --config @IN/bad_value.conf --out @OUT
