@@ -26,6 +26,10 @@ class OrderTask : public Task {
   int64_t vocab_size() const override { return vocab_ + 3; }
   int64_t num_classes() const override { return 2; }
   double chance_level() const override { return 0.5; }  // swap-paired sets: exactly half are label 1
+  std::vector<MetricInfo> metrics() const override {
+    return {{"acc", "share of sequences whose A-before-B answer is right"},
+            {"loss", "mean cross-entropy per sequence"}};
+  }
   int64_t min_valid_len() const override { return std::max<int64_t>(2, gap_ + 1); }
 
   Example example(uint64_t seed, uint64_t index, int64_t length) const override;

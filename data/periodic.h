@@ -28,6 +28,13 @@ class PeriodicTask : public Task {
   int64_t vocab_size() const override { return vocab_ + 2; }
   int64_t num_classes() const override;
   double chance_level() const override { return 1.0 / static_cast<double>(num_classes()); }
+  std::vector<MetricInfo> metrics() const override {
+    if (!complete())
+      return {{"acc", "share of sequences whose period is named right"}, {"loss", "mean cross-entropy per sequence"}};
+    return {{"acc", "share of masked symbols predicted right"},
+            {"exact", "share of sequences with every masked symbol right"},
+            {"loss", "mean cross-entropy per masked symbol"}};
+  }
   int64_t min_valid_len() const override { return 2 * p_max_; }
 
   bool complete() const { return target_ == "complete"; }

@@ -21,6 +21,11 @@ class ShiftTask : public Task {
   int64_t vocab_size() const override { return 3; }
   int64_t num_classes() const override { return 2; }
   double chance_level() const override { return 0.5; }  // uniform random bits
+  std::vector<MetricInfo> metrics() const override {
+    return {{"acc", "share of delayed bits right (positions k and later)"},
+            {"exact", "share of sequences with every delayed bit right"},
+            {"loss", "mean cross-entropy per delayed bit"}};
+  }
   int64_t min_valid_len() const override { return k_ + 1; }
   int64_t k() const { return k_; }
 

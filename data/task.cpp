@@ -66,6 +66,15 @@ TaskConfig Task::resolve_range(TaskConfig config, int64_t default_min, int64_t d
   return config;
 }
 
+std::vector<MetricInfo> Task::metrics() const {
+  if (head() == HeadKind::Pooled)
+    return {{"acc", "share of sequences classified right"},
+            {"loss", "mean cross-entropy per sequence"}};  // exact equals acc: one answer each
+  return {{"acc", "share of scored positions predicted right"},
+          {"exact", "share of sequences with every scored position right"},
+          {"loss", "mean cross-entropy per scored position"}};
+}
+
 void Task::check_length(int64_t length) const {
   ORDO_CHECK(length >= min_valid_len(), name(), ": sequence length ", length,
              " is too short; this task needs length >= ", min_valid_len());

@@ -79,6 +79,13 @@ Batch collate(const std::vector<Example>& examples, HeadKind head);
 // The stream id of one random consumer: a purpose ("order/example") and an index.
 uint64_t data_stream(std::string_view purpose, uint64_t index);
 
+// What one of the recorded metrics counts for a task. Every evaluation set records acc,
+// exact and loss (train/metrics.h); the task says what they mean for it.
+struct MetricInfo {
+  std::string name;     // "acc", "exact", "loss"
+  std::string meaning;  // "share of masked symbols predicted right"
+};
+
 class Task {
  public:
   virtual ~Task() = default;
@@ -89,6 +96,9 @@ class Task {
   virtual int64_t num_classes() const = 0;
   // The score of a guess that ignores the input: the accuracy that means "nothing learned".
   virtual double chance_level() const = 0;
+  // What acc, exact and loss count for this task (summary.md says it under each table).
+  // The default follows the head: a token task scores positions, a pooled one sequences.
+  virtual std::vector<MetricInfo> metrics() const;
   virtual int64_t min_len() const { return config_.min_len; }  // training range, inclusive
   virtual int64_t max_len() const { return config_.max_len; }
   // The smallest length example() accepts (an evaluation length must be at least this).

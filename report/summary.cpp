@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 #include "core/error.h"
@@ -94,8 +95,11 @@ void Stat::add_all(const std::vector<double>& values) {
   mean = sum / n;
 }
 
-double chance_level(const std::string& task, const std::map<std::string, std::string>& settings) {
-  // The task itself knows (Task::chance_level); it is rebuilt from the run's settings.
+namespace {
+
+// The task a run trained on, rebuilt from its settings; nullptr for a task this build does
+// not know or settings it does not accept.
+std::unique_ptr<Task> rebuild_task(const std::string& task, const std::map<std::string, std::string>& settings) {
   try {
     TaskConfig config;
     config.name = task;
@@ -106,10 +110,17 @@ double chance_level(const std::string& task, const std::map<std::string, std::st
       auto it = settings.find(o.name);
       if (it != settings.end()) config.options.set(o.name, it->second);
     }
-    return make_task(config)->chance_level();
+    return make_task(config);
   } catch (const Error&) {
-    return kNaN;  // a task this build does not know, or settings it does not accept
+    return nullptr;
   }
+}
+
+}  // namespace
+
+double chance_level(const std::string& task, const std::map<std::string, std::string>& settings) {
+  const std::unique_ptr<Task> t = rebuild_task(task, settings);  // the task itself knows
+  return t ? t->chance_level() : kNaN;
 }
 
 std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved) {
@@ -132,7 +143,13 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
     const RunRecord& first = *groups[{task, enc_order[task].front()}].front();
     ts.min_len = setting_int(first.settings, "min-len", -1);
     ts.max_len = setting_int(first.settings, "max-len", -1);
-    ts.chance = chance_level(task, first.settings);
+    if (const std::unique_ptr<Task> t = rebuild_task(task, first.settings)) {
+      ts.chance = t->chance_level();
+      for (const MetricInfo& m : t->metrics())
+        if (m.name == "acc") ts.accuracy_meaning = m.meaning;
+    } else {
+      ts.chance = kNaN;
+    }
     for (const std::string& enc : enc_order[task]) {
       EncodingSummary es;
       es.encoding = enc;
@@ -407,7 +424,9 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
   for (const TaskSummary& t : tasks) {
     os << "## " << t.task;
     if (std::isfinite(t.chance)) os << " (chance " << fixed(t.chance, 3) << ")";
-    os << "\n\n" << render_task_table(t) << "\n";
+    os << "\n\n";
+    if (!t.accuracy_meaning.empty()) os << "acc: " << t.accuracy_meaning << ".\n\n";
+    os << render_task_table(t) << "\n";
     auto it = images.find(t.task);
     if (it != images.end())
       for (const std::string& img : it->second) os << "![" << t.task << "](" << img << ")\n";

@@ -84,6 +84,7 @@ struct TaskSummary {
   std::string task;
   int64_t min_len = -1, max_len = -1;  // training range (-1 = unknown)
   double chance = 0;                   // chance_level(); NaN when unknown
+  std::string accuracy_meaning;        // what acc counts for this task (Task::metrics); "" when unknown
   double solved = 0.99;                // the threshold first_solved_step counts from
   std::vector<int64_t> lengths;        // every evaluation length present, 0 first
   std::vector<EncodingSummary> rows;   // in order of first appearance in the runs

@@ -249,7 +249,8 @@ TEST_CASE("summary: table and markdown", "[compare]") {
 
   const std::string md = render_summary_markdown(tasks, findings(tasks), "Grid: test.",
                                                  {{"order", {"plots/order_curves.png"}}});
-  CHECK(md.find("## order (chance 0.500)") != std::string::npos);
+  CHECK(md.find("## order (chance 0.500)\n\nacc: share of sequences whose A-before-B answer is right.\n\n| encoding") !=
+        std::string::npos);
   CHECK(md.find("Grid: test.") != std::string::npos);
   CHECK(md.find("![order](plots/order_curves.png)") != std::string::npos);
   CHECK(md.find("## Findings") != std::string::npos);
