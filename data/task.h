@@ -147,6 +147,8 @@ struct TaskInfo {
   // Training steps in `ordo demo` (one seed, 5 minutes for the whole grid on 2 cores):
   // enough for the demo's findings to agree with the full-length grid (docs/results.md).
   int64_t demo_steps = 2000;
+  // The task `ordo bench` times its configurations on (docs/spec.md §8; exactly one sets it).
+  bool benchmark_task = false;
 };
 
 // Every registered task, in registry order.

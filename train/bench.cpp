@@ -10,17 +10,47 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "data/task.h"
+#include "layers/posenc/encoding.h"
 #include "train/trainer.h"
 
 namespace ordo {
 
+// The shapes; the encoding of each is declared by the encoding (EncodingInfo::benchmarks).
 const std::vector<BenchConfig>& bench_configs() {
-  static const std::vector<BenchConfig> configs = {
-      {"tiny", 64, 4, 2, 256, 64, 64, "rope"},
-      {"base", 256, 8, 4, 1024, 32, 128, "rope"},
-      {"long", 128, 4, 2, 512, 4, 1024, "alibi"},
-  };
+  static const std::vector<BenchConfig> configs = [] {
+    std::vector<BenchConfig> c = {
+        {"tiny", 64, 4, 2, 256, 64, 64, ""},
+        {"base", 256, 8, 4, 1024, 32, 128, ""},
+        {"long", 128, 4, 2, 512, 4, 1024, ""},
+    };
+    for (BenchConfig& config : c) {
+      for (const EncodingInfo& e : encodings())
+        if (std::find(e.benchmarks.begin(), e.benchmarks.end(), config.name) != e.benchmarks.end()) {
+          ORDO_CHECK(config.encoding.empty(), "bench: configuration ", config.name, " is claimed by encodings ",
+                     config.encoding, " and ", e.name);
+          config.encoding = e.name;
+        }
+      ORDO_CHECK(!config.encoding.empty(), "bench: no encoding declares the configuration ", config.name);
+    }
+    return c;
+  }();
   return configs;
+}
+
+// The task every configuration trains on (TaskInfo::benchmark_task).
+const std::string& bench_task() {
+  static const std::string name = [] {
+    std::string found;
+    for (const TaskInfo& t : tasks())
+      if (t.benchmark_task) {
+        ORDO_CHECK(found.empty(), "bench: tasks ", found, " and ", t.name, " both set benchmark_task");
+        found = t.name;
+      }
+    ORDO_CHECK(!found.empty(), "bench: no task sets benchmark_task");
+    return found;
+  }();
+  return name;
 }
 
 const BenchConfig& find_bench_config(const std::string& name) {
@@ -71,7 +101,7 @@ double median(std::vector<double> v) {
 BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
                       const PeakProbe& probe, bool profile) {
   TrainConfig cfg;
-  cfg.task.name = "shift";
+  cfg.task.name = bench_task();
   cfg.task.min_len = cfg.task.max_len = c.length;
   cfg.model.d_model = c.d_model;
   cfg.model.n_heads = c.n_heads;

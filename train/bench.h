@@ -20,6 +20,7 @@ struct BenchConfig {
 
 // tiny, base, long (docs/spec.md §8).
 const std::vector<BenchConfig>& bench_configs();
+const std::string& bench_task();  // shift
 const BenchConfig& find_bench_config(const std::string& name);  // error lists the known
 
 struct BenchResult {

@@ -94,6 +94,9 @@ struct EncodingInfo {
   bool in_default_study = true;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;
+  // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each
+  // configuration is named by exactly one encoding).
+  std::vector<std::string> benchmarks = {};
 };
 
 // Every registered encoding, in registry order.

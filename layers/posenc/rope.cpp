@@ -81,6 +81,7 @@ EncodingInfo encoding_info_rope() {
         return std::make_unique<RotaryEncoding>(c);
       },
       .is_default = true,
+      .benchmarks = {"tiny", "base"},
   };
 }
 

@@ -7,6 +7,7 @@
 #include "data/task.h"
 #include "layers/model.h"
 #include "layers/posenc/encoding.h"
+#include "train/bench.h"
 
 using namespace ordo;
 
@@ -18,4 +19,12 @@ TEST_CASE("the default study: six encodings, every task, rope by default, the de
   std::vector<int64_t> demo;
   for (const TaskInfo& t : tasks()) demo.push_back(t.demo_steps);
   CHECK(demo == std::vector<int64_t>{2000, 600, 300});
+}
+
+TEST_CASE("the benchmark configurations of docs/spec.md §8 get their encodings and task from the registries",
+          "[study][defaults]") {
+  std::vector<std::string> got;
+  for (const BenchConfig& c : bench_configs()) got.push_back(c.name + ":" + c.encoding);
+  CHECK(got == std::vector<std::string>{"tiny:rope", "base:rope", "long:alibi"});
+  CHECK(bench_task() == "shift");
 }
