@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/shared_cores.h"
 #include "experiments/commands.h"
 #include "study/interrupt.h"
 #include "train/version.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   ordo::Args args(argv + 2, argv + argc);
   if (const ordo::CommandInfo* c = ordo::find_command(name)) {
+    ordo::join_shared_cores();  // other ordo processes on these cores take their share of them
     try {
       return c->run(args);
     } catch (const ordo::Interrupted& e) {  // everything saved: say how to continue

@@ -9,6 +9,7 @@
 
 #include "experiments/cli.h"
 #include "experiments/commands.h"
+#include "core/shared_cores.h"
 #include "experiments/progress.h"
 #include "report/summary.h"
 #include "study/interrupt.h"
@@ -90,9 +91,11 @@ int cmd_train(const Args& args) {
   const int64_t first_step = trainer.step();  // s.seconds counts from here (a resume's start)
   try {
     run->train([&](const StepInfo& s) {
-      char text[160];
-      std::snprintf(text, sizeof text, "loss %.4f  %s %.1f steps/s", s.loss, eval_summary(*s.log).c_str(),
-                    static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds));
+      char text[320];
+      const CoreShare share = shared_cores();
+      std::snprintf(text, sizeof text, "loss %.4f  %s %.1f steps/s%s", s.loss, eval_summary(*s.log).c_str(),
+                    static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds),
+                    share.processes > 1 ? ("  (" + describe(share) + ")").c_str() : "");
       progress.update(s.step + 1, s.total, text, s.seconds);
     });
   } catch (const Error&) {

@@ -1,8 +1,13 @@
 // study/run_directory.cpp: see study/run_directory.h.
 #include "study/run_directory.h"
 
+#include <algorithm>
 #include <filesystem>
 
+#include <omp.h>
+
+#include "core/parallel.h"
+#include "core/shared_cores.h"
 #include "report/checkpoint_file.h"
 #include "report/results.h"
 #include "study/interrupt.h"
@@ -70,8 +75,16 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   fs::create_directories(options_.out);
   const int64_t every = options_.ckpt_every;
   CheckpointClock clock(options_.ckpt_minutes);
+  // This process's share of the cores, looked at again at every step (core/shared_cores.h).
+  const int limit = num_threads();
+  auto share_cores = [&]() {
+    const int want = std::min(limit, shared_cores().threads);
+    if (want != num_threads()) omp_set_num_threads(want);
+  };
+  share_cores();
   try {
     trainer_->run([&](const StepInfo& s) {
+      share_cores();
       if (on_step) on_step(s);
       const bool by_step = every > 0 && (s.step + 1) % every == 0;
       if ((by_step || clock.due()) && s.step + 1 < s.total) {
@@ -82,9 +95,11 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
       return interrupt_signal() == 0;  // a signal: stop after this step
     });
   } catch (const Error&) {
+    omp_set_num_threads(limit);
     save_log();  // the curve up to the fault; the last good checkpoint stays as it was
     throw;
   }
+  omp_set_num_threads(limit);
   save_checkpoint(checkpoint_path(), trainer_->checkpoint());
   save_log();
   if (!trainer_->finished())

@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include "core/parallel.h"
+#include "core/shared_cores.h"
 #include "layers/posenc/encoding.h"
 #include "report/atomic_file.h"
 #include "report/checkpoint_file.h"
@@ -225,6 +226,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   std::vector<std::string> status(jobs);                      // each worker's run, for the progress line
   size_t next = 0;
   int workers_left = jobs, runs_done = 0, trained = 0;
+  int sharing_processes = 0;  // ordo processes on these cores when last said
   int64_t steps_done = 0;
   bool stopping = false;
   std::exception_ptr failure;
@@ -251,7 +253,12 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   auto worker = [&](int id) {
     int my_threads = 0;
     auto share_threads = [&]() {  // with mu held: the threads of workers that left go to the rest
-      const int want = std::max(1, threads / workers_left);
+      const CoreShare share = shared_cores();  // and this process's share of the cores (core/shared_cores.h)
+      if (share.processes != sharing_processes) {
+        if (sharing_processes != 0 || share.processes > 1) message(describe(share));
+        sharing_processes = share.processes;
+      }
+      const int want = std::max(1, std::min(threads, share.threads) / workers_left);
       if (want != my_threads) omp_set_num_threads(my_threads = want);
     };
     for (;;) {
