@@ -1,4 +1,5 @@
 // experiments/main.cpp: `ordo <command> [flags]`, the command-line program.
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -34,6 +35,9 @@ int main(int argc, char** argv) {
   ordo::Args args(argv + 2, argv + argc);
   if (const ordo::CommandInfo* c = ordo::find_command(name)) {
     ordo::join_shared_cores();  // other ordo processes on these cores take their share of them
+    // Past a file size limit (ulimit -f), a write fails with EFBIG, which ordo reports like a
+    // full disk, instead of the process being killed in the middle of it.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
       return c->run(args);
     } catch (const ordo::Interrupted& e) {  // everything saved: say how to continue

@@ -32,6 +32,23 @@ std::string parent_directory(const std::string& path) {
 
 }  // namespace
 
+void write_file(const std::string& path, const std::string& bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(path, ": cannot create: ", std::strerror(errno));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      fail(path, ": cannot write (", std::strerror(err), "; ", done, " of ", bytes.size(), " bytes written)");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) fail(path, ": cannot write (", std::strerror(errno), " on close)");
+}
+
 std::string atomic_temp_path(const std::string& path) {
   return path + ".tmp." + std::to_string(static_cast<long>(::getpid()));
 }

@@ -24,4 +24,9 @@ void atomic_write(const std::string& path, const std::function<void(const std::s
 // The temporary path atomic_write hands to its writer for `path` in this process.
 std::string atomic_temp_path(const std::string& path);
 
+// Writes `bytes` to `path` (created or truncated), checking every write and the close;
+// throws "<path>: cannot write (No space left on device; 8192 of 40960 bytes written)" and
+// the like. Not atomic by itself: call it inside atomic_write's writer.
+void write_file(const std::string& path, const std::string& bytes);
+
 }  // namespace ordo

@@ -234,19 +234,29 @@ enum class Access { read_only, read_write };
 class File : public Group {
  public:
   File() = default;
-  // Creates a new file, replacing any existing one at `path`.
+  // Creates a new file, to be written to `path` by close(). It is built in memory (HDF5's
+  // core driver) and close() writes its bytes with ordinary checked writes: a full disk, a
+  // file size limit or a vanished directory then gives one error naming the system's reason
+  // ("No space left on device"), and HDF5, which crashes in its exit handler after a failed
+  // write of its own (a segfault in H5D_close, HDF5 1.10), never meets a failed write.
+  // Dropped without close() (an exception on the way), it writes nothing.
   static File create(const std::string& path);
   // Opens an existing file. Throws naming the problem: no such file, a directory, not an
   // HDF5 file, or HDF5's reason (e.g. "truncated file") when it cannot be opened.
   static File open(const std::string& path, Access access = Access::read_only);
 
+  // Makes what was written so far reach the file: for a created file, writes it to its
+  // path (the whole image); for an opened one, HDF5's flush.
   void flush();
-  // Flushes and closes, reporting errors (the destructor closes silently). Groups and
-  // datasets still open keep the file open until they are gone.
+  // Flushes and closes, reporting errors (the destructor closes silently). For an opened
+  // file, groups and datasets still open keep it open until they are gone; for a created
+  // one, what they write after close() is not saved.
   void close();
 
  private:
-  File(Id id, std::string file) : Group(std::move(id), std::move(file), "/") {}
+  File(Id id, std::string file, bool in_memory)
+      : Group(std::move(id), std::move(file), "/"), in_memory_(in_memory) {}
+  bool in_memory_ = false;  // created: close() writes the image to file_name()
 };
 
 // Turns off HDF5's automatic error printing for the process (idempotent; File::open and

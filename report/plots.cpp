@@ -9,7 +9,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <sys/stat.h>
@@ -18,6 +17,7 @@
 
 #include "core/error.h"
 #include "layers/posenc/encoding.h"
+#include "report/atomic_file.h"
 
 namespace ordo {
 namespace {
@@ -50,13 +50,7 @@ std::string num(double v) {
   return buf;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  ORDO_CHECK(f, "plots: cannot write ", path, ": ", std::strerror(errno));
-  f << text;
-  f.close();
-  ORDO_CHECK(f, "plots: writing ", path, " failed: ", std::strerror(errno));
-}
+void write_text(const std::string& path, const std::string& text) { write_file(path, text); }
 
 PlotFiles prepare(const std::string& dir, const std::string& stem) {
   std::error_code ec;

@@ -2,6 +2,7 @@
 #include "study/run_directory.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <omp.h>
@@ -71,6 +72,14 @@ void RunDirectory::save_log() {
   write_results(run_path(), {rec}, to_settings(cfg));
 }
 
+void RunDirectory::save_log_after_failure() {
+  try {
+    save_log();
+  } catch (const Error& e) {  // the first failure is the one reported
+    std::fprintf(stderr, "ordo: also failed: %s\n", e.what());
+  }
+}
+
 void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   fs::create_directories(options_.out);
   const int64_t every = options_.ckpt_every;
@@ -96,11 +105,16 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
     });
   } catch (const Error&) {
     omp_set_num_threads(limit);
-    save_log();  // the curve up to the fault; the last good checkpoint stays as it was
+    save_log_after_failure();  // the curve up to the fault; the last good checkpoint stays as it was
     throw;
   }
   omp_set_num_threads(limit);
-  save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+  try {
+    save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+  } catch (const Error&) {
+    save_log_after_failure();  // run.h5 is much smaller: it may still fit
+    throw;
+  }
   save_log();
   if (!trainer_->finished())
     throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()) + " at step " +

@@ -51,6 +51,7 @@ class RunDirectory {
 
  private:
   void save_log();
+  void save_log_after_failure();  // save_log, its own failure only printed (the first one is thrown)
 
   RunDirectoryOptions options_;
   OutputLock lock_;  // held from the end of the constructor (study/output_lock.h)

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -339,10 +338,20 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       std::lock_guard<std::mutex> lock(mu);
       status[id].clear();
       if (trainer->step() < r.config.steps) continue;  // stopped by another run's failure, checkpointed
-      try {
-        save_checkpoint(r.checkpoint_path, trainer->checkpoint());
+      try {  // the log reaches results.h5 even when the checkpoint cannot be written
         slots[i] = record();
-        save_results();
+        std::exception_ptr checkpoint_failure;
+        try {
+          save_checkpoint(r.checkpoint_path, trainer->checkpoint());
+        } catch (...) {
+          checkpoint_failure = std::current_exception();
+        }
+        try {
+          save_results();
+        } catch (...) {
+          if (!checkpoint_failure) throw;
+        }
+        if (checkpoint_failure) std::rethrow_exception(checkpoint_failure);
       } catch (...) {
         if (!failure) failure = std::current_exception();
         stopping = true;
@@ -401,12 +410,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
         images[t.task].push_back("plots/" + t.task + kind + ".png");
   const std::string md = render_summary_markdown(summary, outcome.findings,
                                                  preamble(spec_, outcome.seconds, outcome.run_seconds), images);
-  atomic_write(outcome.summary_path, [&](const std::string& tmp) {
-    std::ofstream f(tmp, std::ios::binary);
-    f << md;
-    f.close();
-    ORDO_CHECK(f, "cannot write ", tmp);
-  });
+  atomic_write(outcome.summary_path, [&](const std::string& tmp) { write_file(tmp, md); });
   return outcome;
 }
 
