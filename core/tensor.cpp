@@ -1,6 +1,7 @@
 // core/tensor.cpp: Shape and the storage pool.
 #include "core/tensor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
@@ -92,9 +93,14 @@ struct Pool {
     while (c < bytes) c <<= 1;
     return c;
   }
-  void* take(size_t cls) {
+  void count(int64_t bytes) {  // with mutex held
+    stats.bytes_in_use += bytes;
+    stats.peak_bytes_in_use = std::max(stats.peak_bytes_in_use, stats.bytes_in_use);
+  }
+  void* take(size_t cls, size_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mutex);
+      count(static_cast<int64_t>(bytes));
       auto& list = free_lists[cls];
       if (!list.empty()) {
         void* p = list.back();
@@ -107,7 +113,13 @@ struct Pool {
     // is a two-level page walk.
     const bool huge = cls >= kHugePage;
     void* p = std::aligned_alloc(huge ? kHugePage : 64, cls);
-    ORDO_CHECK(p != nullptr, "out of memory allocating ", cls, " bytes");
+    if (p == nullptr) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        count(-static_cast<int64_t>(bytes));
+      }
+      fail("out of memory allocating ", cls, " bytes");
+    }
 #ifdef MADV_HUGEPAGE
     if (huge) madvise(p, cls, MADV_HUGEPAGE);  // advice only: failure changes nothing
 #endif
@@ -116,8 +128,9 @@ struct Pool {
     stats.system_bytes += static_cast<int64_t>(cls);
     return p;
   }
-  void give(void* p, size_t cls) {
+  void give(void* p, size_t cls, size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
+    count(-static_cast<int64_t>(bytes));
     free_lists[cls].push_back(p);
   }
   ~Pool() {
@@ -138,10 +151,15 @@ PoolStats pool_stats() {
   return pool().stats;
 }
 
+void reset_pool_peak() {
+  std::lock_guard<std::mutex> lock(pool().mutex);
+  pool().stats.peak_bytes_in_use = pool().stats.bytes_in_use;
+}
+
 std::shared_ptr<void> pool_allocate(size_t bytes) {
   size_t cls = Pool::size_class(bytes == 0 ? 1 : bytes);
-  void* p = pool().take(cls);
-  return std::shared_ptr<void>(p, [cls](void* q) { pool().give(q, cls); });
+  void* p = pool().take(cls, bytes);
+  return std::shared_ptr<void>(p, [cls, bytes](void* q) { pool().give(q, cls, bytes); });
 }
 
 }  // namespace ordo

@@ -62,8 +62,12 @@ std::shared_ptr<void> pool_allocate(size_t bytes);
 struct PoolStats {
   int64_t system_allocations = 0;  // blocks obtained from aligned_alloc
   int64_t system_bytes = 0;        // their total size
+  int64_t bytes_in_use = 0;        // bytes asked for by the tensors alive now
+  int64_t peak_bytes_in_use = 0;   // the most bytes_in_use has been since the last reset
 };
 PoolStats pool_stats();
+// Restarts peak_bytes_in_use from bytes_in_use (train/memory.h measures a step with it).
+void reset_pool_peak();
 
 template <class T>
 class BasicTensor {

@@ -14,6 +14,7 @@
 #include "report/summary.h"
 #include "study/interrupt.h"
 #include "study/run_directory.h"
+#include "train/memory.h"
 #include "train/settings.h"
 
 namespace ordo {
@@ -87,7 +88,17 @@ int cmd_train(const Args& args) {
   if (!quiet)
     progress.message("ordo train: task " + cfg.task.name + ", encoding " + cfg.model.encoding + ", " +
                      std::to_string(cfg.steps) + " steps -> " + out_dir +
-                     (run->resumed() ? " (resumed at step " + std::to_string(trainer.step()) + ")" : ""));
+                     (run->resumed() ? " (resumed at step " + std::to_string(trainer.step()) + ")" : "") +
+                     "; memory: about " + format_bytes(static_cast<double>(estimate_memory(cfg, trainer.task()).total())) +
+                     " of " + format_bytes(static_cast<double>(available_memory())) + " available");
+  // An evaluation that takes more than a few seconds (long --eval-lens) shows its batches.
+  trainer.set_eval_observer([&](int64_t length, int64_t done, int64_t batches, double seconds) {
+    if (seconds < 3) return;
+    progress.update(done, batches,
+                    "evaluating at step " + std::to_string(trainer.step()) + ", " +
+                        (length == 0 ? std::string("training lengths") : "length " + std::to_string(length)),
+                    seconds);
+  });
   const int64_t first_step = trainer.step();  // s.seconds counts from here (a resume's start)
   try {
     run->train([&](const StepInfo& s) {

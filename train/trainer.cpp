@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/rng.h"
+#include "train/memory.h"
 #include "train/version.h"
 
 namespace ordo {
@@ -41,19 +42,25 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
+  ModelConfig m = cfg.model;
+  m.vocab_size = task.vocab_size();
+  m.num_classes = task.num_classes();
+  m.head = choose_head(cfg, task);
+  m.seed = cfg.seed;
+  const int64_t positions = task.max_len() + (m.head == HeadType::Cls ? 1 : 0);
+  m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : positions;
+  m.posenc.train_positions = positions;
+  return m;
+}
+
 Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   validate(cfg_);
   task_ = make_task(cfg_.task);
   cfg_.task = task_->config();  // the length range resolved to numbers
-  ModelConfig& m = cfg_.model;
-  m.vocab_size = task_->vocab_size();
-  m.num_classes = task_->num_classes();
-  m.head = choose_head(cfg_, *task_);
-  m.seed = cfg_.seed;
-  const int64_t positions = task_->max_len() + (m.head == HeadType::Cls ? 1 : 0);
-  m.posenc.max_len = cfg_.pe_max_len > 0 ? cfg_.pe_max_len : positions;
-  m.posenc.train_positions = positions;
-  model_ = std::make_unique<EncoderModel>(m);
+  cfg_.model = model_config(cfg_, *task_);
+  check_memory(cfg_, *task_);  // settings that cannot fit are refused before allocating
+  model_ = std::make_unique<EncoderModel>(cfg_.model);
   params_ = model_->parameters();
   optimizer_ = make_optimizer(cfg_.optimizer, params_);
   std::vector<int64_t> lens = cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens;
@@ -107,11 +114,15 @@ std::vector<EvalResult> Trainer::evaluate() {
   std::vector<EvalResult> out;
   for (const EvalSet& set : eval_sets_) {
     EvalResult r{set.length, {}};
-    for (const Batch& batch : set.batches) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t batches = static_cast<int64_t>(set.batches.size());
+    for (int64_t i = 0; i < batches; ++i) {
+      const Batch& batch = set.batches[static_cast<size_t>(i)];
       tape_.clear();
       NoGradGuard guard(tape_);
       ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths);
       r.counts.add(score_batch(tape_.value(fr.logits), batch));
+      if (eval_observer_) eval_observer_(set.length, i + 1, batches, seconds_since(t0));
     }
     tape_.clear();
     out.push_back(r);

@@ -42,6 +42,10 @@ struct EvalResult {
   MetricCounts counts;
 };
 
+// The model a run of `cfg` on `task` builds: cfg.model completed from the task (vocabulary,
+// classes, head, position count) and the seed.
+ModelConfig model_config(const TrainConfig& cfg, const Task& task);
+
 class Trainer {
  public:
   explicit Trainer(const TrainConfig& cfg);
@@ -51,6 +55,10 @@ class Trainer {
   void run(const std::function<bool(const StepInfo&)>& on_step = {});
   // Scores every evaluation set (no gradients recorded).
   std::vector<EvalResult> evaluate();
+  // Called after each evaluation batch (evaluations at long lengths can take hours): the
+  // set's length (0 = training range), batches done and in the set, seconds in this set.
+  using EvalObserver = std::function<void(int64_t length, int64_t done, int64_t batches, double seconds)>;
+  void set_eval_observer(EvalObserver observer) { eval_observer_ = std::move(observer); }
   // One optimisation step at the current step, with no logging or evaluation (benchmarks).
   // Returns the training loss.
   double step_once();
@@ -82,6 +90,7 @@ class Trainer {
   int64_t step_ = 0;
   double last_grad_norm_ = 0;
   double elapsed_before_ = 0;  // wall seconds of earlier sessions of a resumed run
+  EvalObserver eval_observer_;
 };
 
 }  // namespace ordo

@@ -203,6 +203,18 @@ row finished_run "checkpoint: it was trained with --steps 2, this run has --step
 row inputs "--out @IN/ckpt.h5 exists and is not a directory" train --out @IN/ckpt.h5
 row inputs "--out: cannot create @IN/ckpt.h5/sub: @IN/ckpt.h5 is not a directory" train --out @IN/ckpt.h5/sub
 
+# Settings too large for the memory (train/memory.h): refused at once (the row's timeout is
+# 60 s; each took 0.07 s), with the need, the memory available and what to lower. The memory
+# is pinned to 4 GB so that the rows hold on any machine.
+export ORDO_MEMORY_AVAILABLE=4000000000
+row none "one training step 73 GB (--batch 64 x length 100000)" train --max-len 100000 --batch 64 --out @OUT
+row none "more than the 4.0 GB available" train --max-len 100000 --batch 64 --out @OUT
+row none "one evaluation batch 7.6 GB (length 1000000)" train --eval-lens 1000000 --out @OUT
+row none "model, gradients and optimizer state 8.0 GB (--layers 10000" train --layers 10000 --out @OUT
+row none "for the model of 2 layers alone (--d-model 65536" train --d-model 65536 --out @OUT
+row none "order/none/seed0: these settings need about" compare --tasks order --encodings none --max-len 20000 --out @OUT
+unset ORDO_MEMORY_AVAILABLE
+
 # The other commands (those registered in `ordo --help`).
 has_command() { "$ordo" --help | grep -q "^  $1 "; }
 if has_command bench; then
