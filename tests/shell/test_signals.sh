@@ -11,7 +11,8 @@
 #      step >= 300: exit 143, results.h5 written; --resume; results.h5 and both
 #      checkpoints equal to an uninterrupted grid's.
 #   3. the default time-based checkpoint (--ckpt-minutes): kill -9 once one exists, resume,
-#      and end with part 1's bits.
+#      and end with part 1's bits;
+#   4. a second signal exits at once (130), without waiting for the step.
 # One thread (the same-bits claim is per thread count); `nice` keeps the poller responsive.
 # Usage: bash test_signals.sh <ordo> [<ordo_tests>]
 set -uo pipefail
@@ -120,6 +121,28 @@ else
   same_datasets "$dir/ref/checkpoint.h5" "$dir/hard/checkpoint.h5" || fail "resumed after kill -9 differs"
   echo "train: kill -9 after a time-based checkpoint at step $signalled, resumed, bit-identical"
 fi
+
+# ---- 4. a second signal exits at once ----------------------------------------------------
+# Two SIGINTs microseconds apart, during steps of ~0.1 s: the first asks for the graceful
+# stop, the second ends the process before that step is over (exit 130, without the
+# "stopped by" line the graceful path prints, and without a checkpoint, none being due).
+slow=(train --task order --max-len 256 --batch 64 --d-model 128 --steps 100000 --ckpt-minutes 0)
+"$ordo" "${slow[@]}" --out "$dir/twice" >"$dir/twice.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q "memory:" "$dir/twice.log" && break  # set up: the step-0 evaluation, then steps
+  sleep 0.05
+done
+sleep 2
+kill -INT "$pid"
+kill -INT "$pid"
+wait "$pid"
+status=$?
+pid=
+[[ $status -eq 130 ]] || fail "two SIGINTs: exit $status, expected 130"
+grep -q "stopped by" "$dir/twice.log" && fail "two SIGINTs: the graceful stop ran instead of the immediate exit"
+[[ -e $dir/twice/checkpoint.h5 ]] && fail "two SIGINTs: a checkpoint was written"
+[[ $failed -eq 0 ]] && echo "train: a second SIGINT exited at once (exit $status)"
 
 [[ $failed -eq 0 ]] || exit 1
 echo "signals: OK"
