@@ -39,8 +39,7 @@ bool close(int64_t estimate, int64_t measured, double tolerance) {
 
 TEST_CASE("memory: the estimate matches what a training step and an evaluation hold", "[train][memory]") {
   for (const char* task : {"shift", "order"}) {
-    for (const std::string& encoding : {std::string("rope"), std::string("t5"), std::string("learned"),
-                                        std::string("alibi")}) {
+    for (const char* encoding : {"rope", "t5", "learned", "alibi"}) {
       Trainer trainer(config(task, encoding));
       const MemoryNeed need = estimate_memory(trainer.config(), trainer.task());
       trainer.step_once();  // gradients and optimizer state exist from here on
@@ -71,7 +70,9 @@ TEST_CASE("memory: settings that do not fit are refused before anything large is
   CHECK_THROWS_WITH(Trainer(c), Catch::Contains("these settings need about") &&
                                     Catch::Contains("more than the 10 MB available") &&
                                     Catch::Contains("Lower --batch, --max-len, --eval-lens, --layers or --d-model"));
-  CHECK(pool_stats().bytes_in_use == before);  // the probes gave everything back
+  // Nothing large was allocated, and the probes gave back what they took; only an
+  // encoding's tables for the probe lengths stay cached (rope: 265 kB).
+  CHECK(pool_stats().bytes_in_use - before < 1000000);
   c.model.n_layers = 100000;  // 100,000 layers: refused just as fast (measured on 1 and 2)
   ::setenv("ORDO_MEMORY_AVAILABLE", "100000000000", 1);  // 100 GB
   CHECK_THROWS_WITH(Trainer(c), Catch::Contains("--layers 100000"));
