@@ -30,6 +30,31 @@ int64_t parse_int(const std::string& flag, const std::string& text) {
   return v;
 }
 
+std::vector<int64_t> parse_int_list(const std::string& flag, const std::string& text) {
+  constexpr int64_t kMaxValues = 10000;
+  std::vector<int64_t> out;
+  for (const std::string& item : split_list(text)) {
+    const size_t first = item.find(':');
+    if (first == std::string::npos) {
+      out.push_back(parse_int(flag, item));
+    } else {
+      const size_t second = item.find(':', first + 1);
+      ORDO_CHECK(second != std::string::npos && item.find(':', second + 1) == std::string::npos, "--", flag, ": '",
+                 item, "' is neither a number nor a range FROM:TO:STEP (e.g. 64:512:64)");
+      const int64_t from = parse_int(flag, item.substr(0, first));
+      const int64_t to = parse_int(flag, item.substr(first + 1, second - first - 1));
+      const int64_t step = parse_int(flag, item.substr(second + 1));
+      ORDO_CHECK(step > 0, "--", flag, ": the range ", item, " needs a positive STEP, got ", step);
+      ORDO_CHECK(from <= to, "--", flag, ": the range ", item, " runs backwards (FROM ", from, " > TO ", to, ")");
+      ORDO_CHECK((to - from) / step < kMaxValues, "--", flag, ": the range ", item, " has more than ", kMaxValues,
+                 " values");
+      for (int64_t v = from; v <= to; v += step) out.push_back(v);
+    }
+    ORDO_CHECK(static_cast<int64_t>(out.size()) <= kMaxValues, "--", flag, ": more than ", kMaxValues, " values");
+  }
+  return out;
+}
+
 double parse_double(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   errno = 0;

@@ -43,6 +43,10 @@ int64_t parse_int(const std::string& flag, const std::string& text);
 double parse_double(const std::string& flag, const std::string& text);
 bool parse_bool(const std::string& flag, const std::string& text);  // true/false, on/off, 1/0, yes/no
 std::vector<std::string> split_list(const std::string& text);        // "a,b,,c" -> {a, b, c}
+// Whole numbers, comma-separated, each a number or a range FROM:TO:STEP (both ends
+// included when the steps reach TO): "32,64:256:64" -> {32, 64, 128, 192, 256}. At most
+// 10,000 values; errors name the flag and the item.
+std::vector<int64_t> parse_int_list(const std::string& flag, const std::string& text);
 
 // The shortest text that reads back as exactly v: 0.9, not 0.90000000000000002.
 std::string format_real(double v);

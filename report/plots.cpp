@@ -173,16 +173,27 @@ PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& t
 
 PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
   PlotFiles p = prepare(dir, t.task + "_lengths");
+  // x is the evaluation length, on a log2 axis (2x and 4x the training length are evenly
+  // spaced; --eval-lens 64:512:64 draws a curve). The training-range set sits at the middle
+  // of that range, left of a dotted line at its longest length.
+  const bool range_known = t.min_len > 0 && t.max_len >= t.min_len;
+  const double train_x = range_known ? 0.5 * static_cast<double>(t.min_len + t.max_len) : 1.0;
+  auto x_of = [&](int64_t length) { return length == 0 ? train_x : static_cast<double>(length); };
   std::ostringstream dat;
   dat << "# accuracy against evaluation length, task " << t.task << ": one block per encoding; columns: "
-      << "x (0 = training lengths, 1.. = longer lengths) mean min max (final accuracy over seeds)\n";
+      << "length (the training-range set at " << num(train_x) << ", the middle of its range) mean min max "
+      << "(final accuracy over seeds)\n";
+  double x_min = train_x, x_max = train_x;
   for (const EncodingSummary& e : t.rows) {
     std::vector<Band> rows;
-    for (size_t i = 0; i < t.lengths.size(); ++i) {
-      auto it = e.acc.find(t.lengths[i]);
+    for (int64_t length : t.lengths) {
+      auto it = e.acc.find(length);
       if (it == e.acc.end() || it->second.n == 0) continue;
-      rows.push_back(Band{static_cast<double>(i), it->second.mean, it->second.min, it->second.max});
+      rows.push_back(Band{x_of(length), it->second.mean, it->second.min, it->second.max});
+      x_min = std::min(x_min, x_of(length));
+      x_max = std::max(x_max, x_of(length));
     }
+    std::sort(rows.begin(), rows.end(), [](const Band& a, const Band& b) { return a.x < b.x; });
     write_block(dat, e.encoding, rows);
   }
   write_text(p.dat(), dat.str());
@@ -190,12 +201,13 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
   std::ostringstream gp;
   gp << script_head(p, "accuracy against evaluation length, task " + t.task + " (ordo compare)", 640, 400)
      << "set title " << quote(t.task + ": length generalization (final accuracy, bars = min-max over seeds)") << "\n"
-     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel 'evaluation length'\n"
-     << "set yrange [0:1.02]\nset xrange [-0.3:" << num(static_cast<double>(t.lengths.size()) - 0.7) << "]\n"
-     << "set xtics (";
-  for (size_t i = 0; i < t.lengths.size(); ++i)
-    gp << (i ? ", " : "") << quote(length_label(t, t.lengths[i])) << " " << i;
-  gp << ")\nplot ";
+     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel 'evaluation length (log scale)'\n"
+     << "set yrange [0:1.02]\nset logscale x 2\nset xrange [" << num(x_min / 1.25) << ":" << num(x_max * 1.25) << "]\n";
+  if (range_known)
+    gp << "set arrow from " << t.max_len << ", graph 0 to " << t.max_len << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
+       << "set label " << quote("training " + std::to_string(t.min_len) + "-" + std::to_string(t.max_len)) << " at "
+       << num(train_x) << ", graph 0.04 center font ',8'\n";
+  gp << "plot ";
   for (size_t i = 0; i < t.rows.size(); ++i)
     gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
        << " using 1:2:3:4 with yerrorlines lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))

@@ -142,12 +142,10 @@ std::vector<Setting> build_table() {
                    [](C& c) -> auto& { return c.same_length; }),
 
       int_setting("eval-every", "evaluation", "evaluate every N steps (and at the last)", [](C& c) -> auto& { return c.eval_every; }),
-      Setting{"eval-lens", "evaluation", "extrapolation lengths, comma-separated (empty = 2x,4x max-len)", false, true,
-              [](const TrainConfig& c) { return join(c.eval_lens); },
-              [](TrainConfig& c, const std::string& s) {
-                c.eval_lens.clear();
-                for (const auto& item : split_list(s)) c.eval_lens.push_back(parse_int("eval-lens", item));
-              }},
+      Setting{"eval-lens", "evaluation",
+              "extrapolation lengths: a list (128,256) and/or ranges FROM:TO:STEP (64:512:64); empty = 2x,4x max-len",
+              false, true, [](const TrainConfig& c) { return join(c.eval_lens); },
+              [](TrainConfig& c, const std::string& s) { c.eval_lens = parse_int_list("eval-lens", s); }},
       int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
       uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
                    [](C& c) -> auto& { return c.eval_seed; }),
@@ -224,7 +222,12 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(c.clip >= 0, "--clip must be >= 0 (0 = off), got ", c.clip);
   ORDO_CHECK(c.eval_every >= 0, "--eval-every must be >= 0 (0 = only at the end), got ", c.eval_every);
   ORDO_CHECK(c.eval_batch > 0, "--eval-batch must be positive, got ", c.eval_batch);
-  for (int64_t len : c.eval_lens) ORDO_CHECK(len > 0, "--eval-lens: lengths must be positive, got ", len);
+  for (size_t i = 0; i < c.eval_lens.size(); ++i) {
+    ORDO_CHECK(c.eval_lens[i] > 0, "--eval-lens: lengths must be positive, got ", c.eval_lens[i]);
+    for (size_t j = 0; j < i; ++j)
+      ORDO_CHECK(c.eval_lens[j] != c.eval_lens[i], "--eval-lens: length ", c.eval_lens[i],
+                 " is listed twice; each length is one evaluation set");
+  }
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
   const OptimizerInfo& optimizer = optimizer_info(c.optimizer.name);  // an unknown name lists the known ones
   if (optimizer.check) optimizer.check(c.optimizer.options);

@@ -60,3 +60,19 @@ TEST_CASE("one name declared twice must agree; then the parts share one value", 
   CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Real, "8", "b"}}),
                     Contains("--vocab is declared twice"));
 }
+
+TEST_CASE("integer lists take numbers and FROM:TO:STEP ranges, both ends included", "[core][options]") {
+  using V = std::vector<int64_t>;
+  CHECK(parse_int_list("eval-lens", "128,256") == V{128, 256});
+  CHECK(parse_int_list("eval-lens", "64:512:64") == V{64, 128, 192, 256, 320, 384, 448, 512});
+  CHECK(parse_int_list("eval-lens", "32,64:200:64") == V{32, 64, 128, 192});  // 256 > TO: not included
+  CHECK(parse_int_list("eval-lens", "100:100:7") == V{100});
+  CHECK(parse_int_list("eval-lens", "") == V{});
+  CHECK_THROWS_WITH(parse_int_list("eval-lens", "64:512"),
+                    "--eval-lens: '64:512' is neither a number nor a range FROM:TO:STEP (e.g. 64:512:64)");
+  CHECK_THROWS_WITH(parse_int_list("eval-lens", "64:512:0"), "--eval-lens: the range 64:512:0 needs a positive STEP, got 0");
+  CHECK_THROWS_WITH(parse_int_list("eval-lens", "512:64:64"),
+                    "--eval-lens: the range 512:64:64 runs backwards (FROM 512 > TO 64)");
+  CHECK_THROWS_WITH(parse_int_list("eval-lens", "1:100000:1"), "--eval-lens: the range 1:100000:1 has more than 10000 values");
+  CHECK_THROWS_WITH(parse_int_list("eval-lens", "64:x:64"), "--eval-lens expects a whole number, got 'x'");
+}

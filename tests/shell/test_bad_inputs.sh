@@ -172,6 +172,9 @@ row none "order: --gap 12 does not fit --min-len 8" train --task order --gap 12 
 row none "order: gap 40 does not fit" train --task order --gap 40 --out @OUT
 row none "shift: evaluation length 5 is too short" train --task shift --eval-lens 5 --out @OUT
 row none "--eval-lens: lengths must be positive" train --eval-lens 64,-1 --out @OUT
+row none "--eval-lens: length 128 is listed twice" train --eval-lens 64:256:64,128 --out @OUT
+row none "--eval-lens: the range 512:64:64 runs backwards" train --eval-lens 512:64:64 --out @OUT
+row none "is neither a number nor a range FROM:TO:STEP" train --eval-lens 64:512 --out @OUT
 # Config files.
 row inputs "--config: cannot read @IN/missing.conf" train --config @IN/missing.conf --out @OUT
 row inputs "@IN/binary.conf:2: byte 0x00 is not text" train --config @IN/binary.conf --out @OUT
