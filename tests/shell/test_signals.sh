@@ -12,7 +12,7 @@
 #      checkpoints equal to an uninterrupted grid's.
 #   3. the default time-based checkpoint (--ckpt-minutes): kill -9 once one exists, resume,
 #      and end with part 1's bits;
-#   4. a second signal exits at once (130), without waiting for the step.
+#   4. a second signal exits at once (130 / 143), without waiting for the step.
 # One thread (the same-bits claim is per thread count); `nice` keeps the poller responsive.
 # Usage: bash test_signals.sh <ordo> [<ordo_tests>]
 set -uo pipefail
@@ -123,9 +123,11 @@ else
 fi
 
 # ---- 4. a second signal exits at once ----------------------------------------------------
-# Two SIGINTs microseconds apart, during steps of ~0.1 s: the first asks for the graceful
-# stop, the second ends the process before that step is over (exit 130, without the
-# "stopped by" line the graceful path prints, and without a checkpoint, none being due).
+# SIGINT then SIGTERM microseconds apart, during steps of ~0.1 s: the first asks for the
+# graceful stop, the second ends the process before that step is over (exit 130 or 143,
+# without the "stopped by" line the graceful path prints, and without a checkpoint, none
+# being due). Two different signals, because two SIGINTs sent before the process runs again
+# merge into one pending signal (seen in CI, with the test beside another).
 slow=(train --task order --max-len 256 --batch 64 --d-model 128 --steps 100000 --ckpt-minutes 0)
 "$ordo" "${slow[@]}" --out "$dir/twice" >"$dir/twice.log" 2>&1 &
 pid=$!
@@ -135,14 +137,14 @@ for _ in $(seq 1 600); do
 done
 sleep 2
 kill -INT "$pid"
-kill -INT "$pid"
+kill -TERM "$pid"
 wait "$pid"
 status=$?
 pid=
-[[ $status -eq 130 ]] || fail "two SIGINTs: exit $status, expected 130"
-grep -q "stopped by" "$dir/twice.log" && fail "two SIGINTs: the graceful stop ran instead of the immediate exit"
-[[ -e $dir/twice/checkpoint.h5 ]] && fail "two SIGINTs: a checkpoint was written"
-[[ $failed -eq 0 ]] && echo "train: a second SIGINT exited at once (exit $status)"
+[[ $status -eq 130 || $status -eq 143 ]] || fail "two signals: exit $status, expected 130 or 143"
+grep -q "stopped by" "$dir/twice.log" && fail "two signals: the graceful stop ran instead of the immediate exit"
+[[ -e $dir/twice/checkpoint.h5 ]] && fail "two signals: a checkpoint was written"
+[[ $failed -eq 0 ]] && echo "train: a second signal exited at once (exit $status)"
 
 [[ $failed -eq 0 ]] || exit 1
 echo "signals: OK"
