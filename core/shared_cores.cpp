@@ -133,6 +133,9 @@ void join_shared_cores() {
   }
   s.joined = true;
   refresh(s);
+  // From the start: the setup before the first step (evaluation sets, the memory estimate,
+  // the step-0 evaluation) runs on this share too.
+  omp_set_num_threads(s.share.threads);
 }
 
 CoreShare shared_cores() {

@@ -23,7 +23,8 @@
 
 namespace ordo {
 
-// Registers this process for the rest of its life; called once, by the ordo program's main.
+// Registers this process for the rest of its life and sets its OpenMP threads to its share;
+// called once, by the ordo program's main, before any work.
 // A directory that cannot be used only turns the sharing off (with one line on stderr):
 // training must not fail because of it.
 void join_shared_cores();
@@ -32,7 +33,7 @@ struct CoreShare {
   int threads = 1;     // this process's share now
   int cores = 1;       // cores this process may run on
   int processes = 1;   // ordo processes registered, this one included
-  int limit = 1;       // OMP_NUM_THREADS, or the core count
+  int limit = 1;       // OMP_NUM_THREADS, or the core count: the threads when alone
 };
 
 // This process's share, read from the directory at most every half second (cheap to call

@@ -9,8 +9,11 @@
 #include <sstream>
 #include <unistd.h>
 
+#include <omp.h>
+
 #include "core/gemm.h"
 #include "core/parallel.h"
+#include "core/shared_cores.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "train/bench.h"
@@ -123,6 +126,9 @@ int cmd_bench(const Args& args) {
     throw InputError(e.what());
   }
 
+  // A benchmark measures at OMP_NUM_THREADS, however many ordo processes run (its own
+  // child processes among them): the core sharing of core/shared_cores.h stays out of it.
+  omp_set_num_threads(shared_cores().limit);
   const bool profile = p.option("profile") == "true";
   if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile);
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());

@@ -85,7 +85,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   const int64_t every = options_.ckpt_every;
   CheckpointClock clock(options_.ckpt_minutes);
   // This process's share of the cores, looked at again at every step (core/shared_cores.h).
-  const int limit = num_threads();
+  const int limit = shared_cores().limit;  // the threads this process may use when alone
   auto share_cores = [&]() {
     const int want = std::min(limit, shared_cores().threads);
     if (want != num_threads()) omp_set_num_threads(want);

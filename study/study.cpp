@@ -215,7 +215,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   // (a run's numbers do not depend on its thread count, so neither do the results). One mutex
   // guards the shared state below, the progress callbacks and every HDF5 call (Debian's HDF5
   // is not built thread-safe).
-  const int threads = num_threads();
+  const int threads = shared_cores().limit;  // this process's threads when alone
   int64_t pending = 0;
   for (const StudyRun& r : runs_) pending += r.finished() ? 0 : 1;
   const int jobs = static_cast<int>(
