@@ -21,13 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 export OMP_NUM_THREADS=1
-failed=0
-passed=0
-check() {  # check <what> <command...>
-  local what=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; failed=$((failed + 1)); fi
-}
+source "$(dirname "$0")/lib/check.sh"
 # limited <KiB> <command...>: runs the command under a file size limit, its status in $rc
 limited() {
   local kib=$1
@@ -93,5 +87,4 @@ else
   echo "note: cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN): the full-disk case is left to the file size limit above"
 fi
 
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+finish
