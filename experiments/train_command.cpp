@@ -100,13 +100,17 @@ int cmd_train(const Args& args) {
                     seconds);
   });
   const int64_t first_step = trainer.step();  // s.seconds counts from here (a resume's start)
+  int sharing_processes = 1;  // a line of its own whenever other ordo processes come or go
   try {
     run->train([&](const StepInfo& s) {
       char text[320];
       const CoreShare share = shared_cores();
-      std::snprintf(text, sizeof text, "loss %.4f  %s %.1f steps/s%s", s.loss, eval_summary(*s.log).c_str(),
-                    static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds),
-                    share.processes > 1 ? ("  (" + describe(share) + ")").c_str() : "");
+      if (share.processes != sharing_processes) {
+        progress.message(describe(share));
+        sharing_processes = share.processes;
+      }
+      std::snprintf(text, sizeof text, "loss %.4f  %s %.1f steps/s", s.loss, eval_summary(*s.log).c_str(),
+                    static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds));
       progress.update(s.step + 1, s.total, text, s.seconds);
     });
   } catch (const Error&) {
