@@ -27,7 +27,7 @@ TEST_CASE("options start at their declared defaults, kept as canonical text", "[
   CHECK(o.flag("on"));
 }
 
-TEST_CASE("set parses by type; wrong types and unknown names are errors naming the flag", "[core][options]") {
+TEST_CASE("set parses by type, wrong types and unknown names are errors naming the flag", "[core][options]") {
   Options o(specs);
   o.set("base", "0.1");
   CHECK(o.values().at("base") == "0.1");
@@ -53,7 +53,7 @@ TEST_CASE("a declared range refuses other values whenever the option is set, def
   CHECK_THROWS_WITH(Options({bad_default}), "--base must be > 1, got 1");
 }
 
-TEST_CASE("one name declared twice must agree; then the parts share one value", "[core][options]") {
+TEST_CASE("one name declared twice must agree, then the parts share one value", "[core][options]") {
   CHECK_NOTHROW(Options({{"vocab", OptionType::Int, "8", "fillers"}, {"vocab", OptionType::Int, "8", "symbols"}}));
   CHECK_THROWS_WITH(Options({{"vocab", OptionType::Int, "8", "a"}, {"vocab", OptionType::Int, "9", "b"}}),
                     Contains("--vocab is declared twice with different types, defaults or accepted values"));
