@@ -68,9 +68,13 @@ std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
                                     int64_t batch_size, int64_t train_sequences,
                                     int64_t length_sequences) {
   ORDO_CHECK(batch_size > 0, task.name(), ": batch_size must be > 0, got ", batch_size);
-  for (int64_t len : extrapolation_lengths)
+  for (int64_t len : extrapolation_lengths) {
     ORDO_CHECK(len >= task.min_valid_len(), task.name(), ": evaluation length ", len,
                " is too short; this task needs length >= ", task.min_valid_len());
+    ORDO_CHECK(len <= task.max_valid_len(), task.name(), ": evaluation length ", len,
+               " is too long; this task takes length <= ", task.max_valid_len(),
+               " with its current options; set --eval-lens within it");
+  }
   // The sets' own seed, one per set, never equal to a training seed's streams.
   const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
   auto set_seed = [&](int64_t length) {

@@ -49,6 +49,7 @@ Example OrderTask::example(uint64_t seed, uint64_t index, int64_t length) const 
   e.tokens[pos_a] = kA;
   e.tokens[pos_b] = kB;
   e.label = pos_a < pos_b ? 1 : 0;
+  e.distance = static_cast<int32_t>(pos_a < pos_b ? pos_b - pos_a : pos_a - pos_b);
   return e;
 }
 
@@ -74,6 +75,7 @@ TaskInfo task_info_order() {
                   {"gap", OptionType::Int, "0", "fix |pos(A) - pos(B)| (0 = random)"}},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<OrderTask>(c); },
       .demo_steps = 2000,  // all of them: t5 leaves the chance plateau late (docs/results.md)
+      .in_default_study = true,
   };
 }
 

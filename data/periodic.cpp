@@ -118,6 +118,7 @@ TaskInfo task_info_periodic() {
                   {"target", OptionType::Text, "complete", "complete (fill masked positions) or period"}},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<PeriodicTask>(c); },
       .demo_steps = 300,  // the budget; nothing solves periodic in 2000 steps either (docs/results.md)
+      .in_default_study = true,
   };
 }
 

@@ -13,6 +13,11 @@
   ORDO_TASK(order)    \
   ORDO_TASK(shift)    \
   ORDO_TASK(periodic) \
+  ORDO_TASK(copy)     \
+  ORDO_TASK(reverse)  \
+  ORDO_TASK(sort)     \
+  ORDO_TASK(flipflop) \
+  ORDO_TASK(recall)   \
   /* end of the list: add new lines above this one */
 
 namespace ordo {
@@ -59,6 +64,13 @@ const std::vector<std::string>& task_names() {
     for (const TaskInfo& t : tasks()) n.push_back(t.name);
     return n;
   }();
+  return names;
+}
+
+std::vector<std::string> default_study_tasks() {
+  std::vector<std::string> names;
+  for (const TaskInfo& t : tasks())
+    if (t.in_default_study) names.push_back(t.name);
   return names;
 }
 

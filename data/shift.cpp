@@ -42,6 +42,7 @@ TaskInfo task_info_shift() {
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ShiftTask>(c); },
       .demo_steps = 600,  // the budget; learned and rope solve it by then, sinusoidal and t5 later (docs/results.md)
       .benchmark_task = true,  // fixed-length token batches: every position costs the same
+      .in_default_study = true,
   };
 }
 

@@ -25,6 +25,7 @@ Batch collate(const std::vector<Example>& examples, HeadKind head) {
   Batch b;
   b.tokens = TensorI32::zeros({batch_size, max_len});  // (B, L), 0 = PAD
   b.lengths.resize(batch_size);
+  b.distances.resize(batch_size);
   if (head == HeadKind::Token) {
     b.targets = TensorI32::zeros({batch_size, max_len});  // (B, L)
     b.score = Tensor::zeros({batch_size, max_len});       // (B, L)
@@ -36,6 +37,7 @@ Batch collate(const std::vector<Example>& examples, HeadKind head) {
     const Example& e = examples[i];
     const int64_t len = static_cast<int64_t>(e.tokens.size());
     b.lengths[i] = static_cast<int32_t>(len);
+    b.distances[i] = e.distance;
     std::copy(e.tokens.begin(), e.tokens.end(), b.tokens.data() + i * max_len);
     if (head == HeadKind::Token) {
       ORDO_CHECK(static_cast<int64_t>(e.targets.size()) == len &&
@@ -78,6 +80,8 @@ std::vector<MetricInfo> Task::metrics() const {
 void Task::check_length(int64_t length) const {
   ORDO_CHECK(length >= min_valid_len(), name(), ": sequence length ", length,
              " is too short; this task needs length >= ", min_valid_len());
+  ORDO_CHECK(length <= max_valid_len(), name(), ": sequence length ", length, " is too long; this task takes length <= ",
+             max_valid_len());
 }
 
 int64_t Task::sample_length(uint64_t seed, uint64_t global_index) const {
@@ -88,6 +92,7 @@ int64_t Task::sample_length(uint64_t seed, uint64_t global_index) const {
 Batch Task::batch(uint64_t seed, uint64_t index, int64_t batch_size, bool same_length) const {
   ORDO_CHECK(batch_size > 0, name(), ": batch_size must be > 0, got ", batch_size);
   check_length(min_len());  // example() must not throw inside the parallel loop
+  check_length(max_len());
   const uint64_t first = index * static_cast<uint64_t>(batch_size);
   int64_t shared_length = 0;
   if (same_length) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -60,6 +61,9 @@ struct Example {
   std::vector<int32_t> targets{};  // (L) class per position (token head)
   std::vector<uint8_t> scored{};   // (L) 1 = contributes to loss and metrics (token head)
   int32_t label = -1;            // the sequence's class (pooled head)
+  // The distance the answer spans, for the accuracy-by-distance curves (docs/spec.md §3.9):
+  // `order` |pos(A) - pos(B)|, `recall` the query's position minus its key's. -1 = none.
+  int32_t distance = -1;
 };
 
 // A padded batch. Padding is PAD (0) tokens with target 0 and score 0.
@@ -68,6 +72,7 @@ struct Batch {
   TensorI32 targets;             // token head (B, L); pooled head (B)
   Tensor score;                  // same shape as targets: 1 = contributes to loss and metrics
   std::vector<int32_t> lengths;  // (B) real lengths
+  std::vector<int32_t> distances;  // (B) Example::distance, -1 = none
 
   int64_t batch_size() const { return tokens.dim(0); }
   int64_t length() const { return tokens.dim(1); }  // padded length
@@ -103,6 +108,8 @@ class Task {
   virtual int64_t max_len() const { return config_.max_len; }
   // The smallest length example() accepts (an evaluation length must be at least this).
   virtual int64_t min_valid_len() const = 0;
+  // The largest one (`recall` draws distinct keys from a finite set); most tasks have none.
+  virtual int64_t max_valid_len() const { return std::numeric_limits<int64_t>::max(); }
 
   // One sequence, a pure function of (seed, index, length). Throws on an invalid length.
   virtual Example example(uint64_t seed, uint64_t index, int64_t length) const = 0;
@@ -128,7 +135,7 @@ class Task {
   explicit Task(TaskConfig config) : config_(std::move(config)) {}
   // Fills an unset (-1) min_len / max_len with the task's default and checks the range.
   static TaskConfig resolve_range(TaskConfig config, int64_t default_min, int64_t default_max);
-  // Throws unless min_valid_len() <= length: "<task>: length L is too short: ...".
+  // Throws unless min_valid_len() <= length <= max_valid_len(), naming the valid range.
   void check_length(int64_t length) const;
 
   TaskConfig config_;
@@ -149,6 +156,8 @@ struct TaskInfo {
   int64_t demo_steps = 2000;
   // The task `ordo bench` times its configurations on (docs/spec.md §8; exactly one sets it).
   bool benchmark_task = false;
+  // In `ordo compare`'s default --tasks and so in `ordo demo` (whose 5 minutes hold three).
+  bool in_default_study = false;
 };
 
 // Every registered task, in registry order.
@@ -159,6 +168,8 @@ const TaskInfo& task_info(const std::string& name);
 // and the accepted values.
 std::unique_ptr<Task> make_task(const TaskConfig& config);
 const std::vector<std::string>& task_names();
+// The names with in_default_study, in registry order: `ordo compare`'s default --tasks.
+std::vector<std::string> default_study_tasks();
 std::string task_names_list();  // "order, shift, periodic"
 
 }  // namespace ordo

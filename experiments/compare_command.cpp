@@ -27,7 +27,7 @@ std::string comma_list(const std::vector<std::string>& names) {
 
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
-      {"tasks", "tasks to compare, comma-separated", comma_list(task_names()), false},
+      {"tasks", "tasks to compare, comma-separated", comma_list(default_study_tasks()), false},
       {"encodings", "encodings to compare, comma-separated",
        comma_list(default_study_encodings()), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},

@@ -4,7 +4,7 @@
 // below, via `ordo compare`, then the summary table and where everything is. The preset
 // exists only because the specification's 2000 steps (docs/spec.md §5) do not fit the
 // demo's 5-minute budget on a 2-core machine; `ordo compare` itself keeps the defaults.
-// Evaluation sets are never shrunk (docs/spec.md §3.5); only the step counts and the
+// Evaluation sets are never shrunk (docs/spec.md §3.8); only the step counts and the
 // evaluation interval are.
 // The step counts are per task, chosen so that the demo's findings (solved, at chance,
 // extrapolates) agree with the 3-seed grid at the defaults in docs/results/spec-grid/
@@ -34,7 +34,8 @@ namespace {
 const std::vector<std::string>& demo_preset() {
   static const std::vector<std::string> preset = [] {
     std::string steps;
-    for (const TaskInfo& t : tasks()) steps += (steps.empty() ? "" : ",") + t.name + "=" + std::to_string(t.demo_steps);
+    for (const std::string& name : default_study_tasks())
+      steps += (steps.empty() ? "" : ",") + name + "=" + std::to_string(task_info(name).demo_steps);
     return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200"};
   }();
   return preset;
@@ -60,7 +61,7 @@ int cmd_demo(const Args& args) {
   }
   if (p.help) {
     std::string tasks, encs;
-    for (const std::string& t : task_names()) tasks += (tasks.empty() ? "" : ", ") + t;
+    for (const std::string& t : default_study_tasks()) tasks += (tasks.empty() ? "" : ", ") + t;
     for (const std::string& e : default_study_encodings()) encs += (encs.empty() ? "" : ", ") + e;
     std::printf("%s", cli::help_text("ordo demo [--out DIR] [--force]",
                                      "Runs `ordo compare` on the default grid (tasks " + tasks + " x encodings " + encs +

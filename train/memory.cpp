@@ -114,8 +114,12 @@ const Measured& measured(const TrainConfig& cfg, const Task& task) {
   Measured m;
   // Multiples of the attention's 64-row tiles, so that no buffer rounded up to a tile looks
   // constant in the length.
-  const int64_t shortest = (std::max<int64_t>(task.min_valid_len(), 64) + 63) / 64 * 64;
+  int64_t shortest = (std::max<int64_t>(task.min_valid_len(), 64) + 63) / 64 * 64;
   m.lengths = {shortest, 2 * shortest, 3 * shortest};
+  if (3 * shortest > task.max_valid_len()) {  // a task with a longest length (`recall`): probed inside it
+    const int64_t top = task.max_valid_len(), step = std::max<int64_t>(1, (top - task.min_valid_len()) / 2);
+    m.lengths = {top - 2 * step, top - step, top};
+  }
   m.one = probe(cfg, task, 1, m.lengths);
   m.two = probe(cfg, task, 2, m.lengths);
   return cache.emplace(key, m).first->second;

@@ -76,14 +76,23 @@ template <class Info>
 void add_option_settings(std::vector<Setting>& table, const std::vector<Info>& parts, const char* group,
                          Options& (*values)(TrainConfig&)) {
   std::vector<const OptionSpec*> specs;  // first declaration of each name, in registry order
-  std::map<std::string, std::string> help;
+  // Per name, each distinct help text with the parts that declare it: "copy, reverse: ...".
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> help;
   for (const Info& part : parts)
     for (const OptionSpec& o : part.options) {
       if (!help.count(o.name)) specs.push_back(&o);
-      std::string& h = help[o.name];
-      h += (h.empty() ? "" : "; ") + part.name + ": " + o.help;
+      auto& texts = help[o.name];
+      auto same = std::find_if(texts.begin(), texts.end(), [&](const auto& t) { return t.second == o.help; });
+      if (same == texts.end())
+        texts.push_back({part.name, o.help});
+      else
+        same->first += ", " + part.name;
     }
-  for (const OptionSpec* o : specs) table.push_back(option_setting(*o, group, help[o->name], values));
+  for (const OptionSpec* o : specs) {
+    std::string h;
+    for (const auto& [names, text] : help[o->name]) h += (h.empty() ? "" : "; ") + names + ": " + text;
+    table.push_back(option_setting(*o, group, h, values));
+  }
 }
 
 std::string list_help(const char* what, const std::string& names) { return std::string(what) + ": " + names; }

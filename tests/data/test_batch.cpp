@@ -29,16 +29,17 @@ bool b_row_matches(const Batch& b, int64_t s, const Example& e) {
 
 TEST_CASE("registry: every task by name, an unknown name lists the known ones",
           "[data][registry]") {
-  REQUIRE(task_names() == std::vector<std::string>{"order", "shift", "periodic"});
+  REQUIRE(task_names() ==
+          std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall"});
   for (const std::string& name : task_names()) {
     auto task = make_task(TaskConfig{.name = name});
     REQUIRE(task->name() == name);
     REQUIRE(task->vocab_size() > 1);
     REQUIRE(task->num_classes() >= 2);
   }
-  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "copy"}),
-                      Catch::Matchers::Contains("unknown task 'copy'") &&
-                          Catch::Matchers::Contains("order, shift, periodic"));
+  REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "duplicate"}),
+                      Catch::Matchers::Contains("unknown task 'duplicate'") &&
+                          Catch::Matchers::Contains("order, shift, periodic, copy, reverse, sort, flipflop, recall"));
 }
 
 TEST_CASE("batches: lengths in range, PAD and score 0 past each length", "[data][batch]") {

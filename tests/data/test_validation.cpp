@@ -8,8 +8,8 @@ using namespace ordo;
 using Catch::Matchers::Contains;
 
 TEST_CASE("validation: task settings", "[data][validation]") {
-  REQUIRE_THROWS_WITH(make_task({.name = "sort"}),
-                      Contains("unknown task 'sort'") && Contains("order, shift, periodic"));
+  REQUIRE_THROWS_WITH(make_task({.name = "sorting"}),
+                      Contains("unknown task 'sorting'") && Contains("order, shift, periodic, copy, reverse, sort, flipflop, recall"));
   REQUIRE_THROWS_WITH(make_task({.name = "shift", .min_len = 40, .max_len = 30}),
                       Contains("min_len 40 > max_len 30"));
   REQUIRE_THROWS_WITH(make_task({.name = "order", .min_len = 0}),

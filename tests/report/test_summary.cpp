@@ -263,7 +263,9 @@ TEST_CASE("summary: chance levels and labels", "[compare]") {
   CHECK(chance_level("periodic", {}) == 0.125);
   CHECK(chance_level("periodic", {{"target", "complete"}, {"vocab", "10"}}) == Approx(0.1));
   CHECK(chance_level("periodic", {{"target", "period"}, {"p-min", "2"}, {"p-max", "5"}}) == Approx(0.25));
-  CHECK(std::isnan(chance_level("copy", {})));
+  CHECK(chance_level("copy", {}) == 0.125);
+  CHECK(chance_level("recall", {{"values", "4"}}) == 0.25);
+  CHECK(std::isnan(chance_level("duplicate", {})));  // not a task
   TaskSummary t;
   t.min_len = 16;
   t.max_len = 64;

@@ -110,7 +110,7 @@ row none "unexpected argument 'shift'" train shift --out @OUT
 row none "--steps needs a value" train --out @OUT --steps
 row none "--steps given twice" train --steps 5 --steps 6 --out @OUT
 row none "--out given twice" train --out @OUT --out @OUT
-row none "unknown task 'sort'; known tasks: order, shift, periodic" train --task sort --out @OUT
+row none "unknown task 'sorting'; known tasks: order, shift, periodic, copy, reverse, sort, flipflop, recall" train --task sorting --out @OUT
 row none "unknown encoding 'sinus'; known: none, sinusoidal, learned, rope" train --encoding sinus --out @OUT
 row none "unknown optimizer 'rmsprop'" train --optimizer rmsprop --out @OUT
 row none "unknown target 'fill'; known targets: complete, period" train --task periodic --target fill --out @OUT
@@ -226,7 +226,7 @@ if has_command bench; then
   row none "unknown flag --out" bench --out @OUT
 fi
 if has_command compare; then
-  row none "--tasks: unknown name 'sort'; known: order, shift, periodic" compare --tasks sort --out @OUT
+  row none "--tasks: unknown name 'sorting'; known: order, shift, periodic, copy, reverse, sort, flipflop, recall" compare --tasks sorting --out @OUT
   row none "--encodings: unknown name 'sinus'; known: none, sinusoidal" compare --encodings sinus --out @OUT
   row none "--steps must be positive" compare --steps 0 --out @OUT
   row none "--d-model 30 is not divisible by --heads 4" compare --d-model 30 --heads 4 --out @OUT

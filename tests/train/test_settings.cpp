@@ -45,7 +45,13 @@ TEST_CASE("every option an encoding, a task or an optimizer declares is a settin
       const Setting* s = find_setting(o.name);
       REQUIRE(s != nullptr);
       CHECK(s->affects_results);  // stored in logs and checkpoints, compared on resume
-      CHECK(s->help.find(part + ": " + o.help) != std::string::npos);
+      // "<part>: <help>", or "<part>, <part>: <help>" for parts declaring the same help.
+      const size_t at = s->help.find(": " + o.help);
+      REQUIRE(at != std::string::npos);
+      const size_t start = s->help.rfind("; ", at);
+      const std::string owners = ", " + s->help.substr(start == std::string::npos ? 0 : start + 2,
+                                                      at - (start == std::string::npos ? 0 : start + 2)) + ",";
+      CHECK(owners.find(", " + part + ",") != std::string::npos);
       CHECK(text.at(o.name) == canonical_value(o, o.default_value));
     }
   };
