@@ -218,6 +218,77 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
   return p;
 }
 
+std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskSummary& t,
+                                             const std::vector<RunRecord>& runs) {
+  // The longest evaluation length that carries distances, over the task's runs.
+  int64_t length = -1;
+  size_t distances = 0;
+  for (const RunRecord& r : runs) {
+    if (r.task != t.task) continue;
+    for (const auto& [len, points] : r.log.eval)
+      if (!points.empty() && !points.back().count_by_distance.empty() && len >= length) {
+        distances = len > length ? 0 : distances;
+        length = len;
+        distances = std::max(distances, points.back().count_by_distance.size());
+      }
+  }
+  if (length < 0 || distances == 0) return std::nullopt;
+  const size_t width = (distances + 15) / 16;  // distances per bin
+  PlotFiles p = prepare(dir, t.task + "_distance");
+  const std::string set_name = length == 0 ? std::string("the training lengths") : "length " + std::to_string(length);
+  std::ostringstream dat;
+  dat << "# accuracy against distance, task " << t.task << ", evaluation set at " << set_name
+      << ", final evaluation: one block per encoding; columns: distance (bin centre) accuracy scored_rows "
+      << "(seeds pooled; bins of " << width << " distance(s))\n";
+  for (const EncodingSummary& e : t.rows) {
+    std::vector<double> correct((distances + width - 1) / width, 0), scored(correct.size(), 0);
+    for (const RunRecord& r : runs) {
+      if (r.task != t.task || r.encoding != e.encoding) continue;
+      auto it = r.log.eval.find(length);
+      if (it == r.log.eval.end() || it->second.empty()) continue;
+      const EvalPoint& last = it->second.back();
+      for (size_t d = 0; d < last.count_by_distance.size() && d < last.acc_by_distance.size(); ++d) {
+        const double n = static_cast<double>(last.count_by_distance[d]);
+        if (n == 0 || !std::isfinite(last.acc_by_distance[d])) continue;
+        scored[d / width] += n;
+        correct[d / width] += n * last.acc_by_distance[d];
+      }
+    }
+    dat << "# " << e.encoding << "\n";
+    bool any = false;
+    for (size_t b = 0; b < scored.size(); ++b) {
+      if (scored[b] == 0) continue;
+      const double centre = static_cast<double>(b * width) + 0.5 * static_cast<double>(width - 1);
+      dat << num(centre) << " " << num(correct[b] / scored[b]) << " " << num(scored[b]) << "\n";
+      any = true;
+    }
+    if (!any) dat << "0 NaN 0\n";  // keeps the block (and the index numbering)
+    dat << "\n\n";
+  }
+  write_text(p.dat(), dat.str());
+
+  std::ostringstream gp;
+  gp << script_head(p, "accuracy against distance, task " + t.task + " (ordo compare)", 640, 400)
+     << "set title " << quote(t.task + ": accuracy against distance, " + set_name + " (final evaluation, seeds pooled)")
+     << "\n"
+     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel "
+     << quote(width == 1 ? "distance" : "distance (bins of " + std::to_string(width) + ")") << "\n"
+     << "set yrange [0:1.02]\nset xrange [0:" << distances << "]\n";
+  if (t.max_len > 0 && static_cast<size_t>(t.max_len) < distances)
+    gp << "set arrow from " << t.max_len - 1 << ", graph 0 to " << t.max_len - 1
+       << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
+       << "set label 'longest trained distance' at " << t.max_len - 1 << ", graph 0.04 left offset 0.5,0 font ',8'\n";
+  gp << "plot ";
+  for (size_t i = 0; i < t.rows.size(); ++i)
+    gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
+       << " using 1:2 with linespoints lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
+       << " lw 1.5 pt 7 ps 0.5 title " << quote(t.rows[i].encoding);
+  if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
+  gp << "\n";
+  write_text(p.gp(), gp.str());
+  return p;
+}
+
 PlotFiles write_heatmap_plot(const std::string& dir, const std::string& stem, const std::string& title,
                              const std::vector<Heatmap>& panels, const std::string& xlabel,
                              const std::string& ylabel, bool diverging) {

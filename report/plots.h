@@ -13,6 +13,7 @@
 // missing gnuplot or a failing script is reported, never fatal (plots are a by-product).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& t
 // Accuracy against evaluation length (training range, then each longer length), one line per
 // encoding with min-max error bars over seeds and a dashed chance line. Stem: <task>_lengths.
 PlotFiles write_length_plot(const std::string& dir, const TaskSummary& summary);
+
+// Accuracy against distance (docs/spec.md §3.9) on the task's longest evaluation set at the
+// final evaluation, one line per encoding: the seeds' rows pooled, distances grouped into at
+// most 16 equal bins (a bin's accuracy is correct / scored over its distances), a dashed
+// chance line and a dotted line at the training max_len - 1, the longest distance trained on.
+// Stem: <task>_distance. Returns nothing (nullopt) when no run of the task records distances.
+std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskSummary& summary,
+                                             const std::vector<RunRecord>& runs);
 
 // One matrix (rows x cols, row-major) shown as an image; row 0 at the top.
 struct Heatmap {

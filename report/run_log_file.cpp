@@ -1,6 +1,7 @@
 // report/run_log_file.cpp: RunLog <-> HDF5 (layout documented in report/run_log_file.h).
 #include "report/run_log_file.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -47,6 +48,21 @@ void write_run_log(h5::Group& group, const RunLog& log) {
     g.write("acc", acc);
     g.write("exact", exact);
     g.write("loss", loss);
+    // By distance (docs/spec.md §3.9): one row per evaluation, one column per distance. The
+    // sets are fixed, so the counts are the same at every evaluation: one row of them.
+    size_t distances = 0;
+    for (const EvalPoint& p : points) distances = std::max(distances, p.acc_by_distance.size());
+    if (distances > 0) {
+      std::vector<double> acc_d(points.size() * distances, std::nan(""));
+      std::vector<int64_t> count_d(distances, 0);
+      for (size_t i = 0; i < points.size(); ++i) {
+        std::copy(points[i].acc_by_distance.begin(), points[i].acc_by_distance.end(), acc_d.begin() + i * distances);
+        for (size_t d = 0; d < points[i].count_by_distance.size(); ++d)
+          count_d[d] = std::max(count_d[d], points[i].count_by_distance[d]);
+      }
+      g.write("acc_by_distance", acc_d, {static_cast<int64_t>(points.size()), static_cast<int64_t>(distances)});
+      g.write("count_by_distance", count_d);
+    }
   }
   group.set_attr("wall_seconds", log.total_wall_seconds);
 }
@@ -86,6 +102,19 @@ RunLog read_run_log(const h5::Group& group) {
                ", loss ", loss.size());
     std::vector<EvalPoint>& points = log.eval[length];
     for (size_t i = 0; i < m; ++i) points.push_back({step[i], acc[i], exact[i], loss[i]});
+    if (g.exists("acc_by_distance")) {
+      const h5::Array<double> acc_d = g.read<double>("acc_by_distance");
+      const std::vector<int64_t> count_d = g.read_vector<int64_t>("count_by_distance");
+      ORDO_CHECK(acc_d.dims.size() == 2 && acc_d.dims[0] == static_cast<int64_t>(m) &&
+                     acc_d.dims[1] == static_cast<int64_t>(count_d.size()),
+                 group.file_name(), ": ", g.path(), "/acc_by_distance is not (", m, " evaluations, ", count_d.size(),
+                 " distances)");
+      const size_t distances = count_d.size();
+      for (size_t i = 0; i < m; ++i) {
+        points[i].acc_by_distance.assign(acc_d.values.begin() + i * distances, acc_d.values.begin() + (i + 1) * distances);
+        points[i].count_by_distance = count_d;
+      }
+    }
   }
   return log;
 }

@@ -9,6 +9,10 @@
 //   eval/<len>/acc    float64  (m)  token accuracy over scored positions
 //   eval/<len>/exact  float64  (m)  exact-match rate (whole sequence right); NaN where undefined
 //   eval/<len>/loss   float64  (m)  evaluation loss; NaN where not computed
+//   eval/<len>/acc_by_distance    float64 (m, D)  accuracy among the sequences at distance d
+//                                 (column d; NaN where none), tasks that record a distance;
+//                                 D = the set's longest length (every distance it allows)
+//   eval/<len>/count_by_distance  int64   (D)     scored rows at distance d (the sets are fixed)
 //   attribute wall_seconds  float64  total wall time of the run
 // <len> is the literal "train" for the training length range (RunLog::eval key 0) and the
 // decimal sequence length otherwise: eval/train/acc, eval/128/acc, eval/1024/acc.

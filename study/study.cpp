@@ -396,6 +396,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     for (const TaskSummary& t : summary) {
       plots.push_back(write_learning_curve_plot(outcome.plot_dir, t.task, outcome.records));
       plots.push_back(write_length_plot(outcome.plot_dir, t));
+      if (auto distance = write_distance_plot(outcome.plot_dir, t, outcome.records)) plots.push_back(*distance);
     }
   } catch (const Error& e) {
     outcome.warnings.push_back(std::string("plots: ") + e.what());

@@ -19,6 +19,21 @@ Var task_loss(Tape& t, Var logits, const Batch& batch) {
 void MetricCounts::add(const MetricCounts& o) {
   loss_sum += o.loss_sum, scored += o.scored, correct += o.correct;
   sequences += o.sequences, exact += o.exact;
+  if (o.scored_by_distance.size() > scored_by_distance.size()) {
+    scored_by_distance.resize(o.scored_by_distance.size(), 0);
+    correct_by_distance.resize(o.scored_by_distance.size(), 0);
+  }
+  for (size_t d = 0; d < o.scored_by_distance.size(); ++d) {
+    scored_by_distance[d] += o.scored_by_distance[d];
+    correct_by_distance[d] += o.correct_by_distance[d];
+  }
+}
+
+std::vector<double> MetricCounts::accuracy_by_distance() const {
+  std::vector<double> acc(scored_by_distance.size(), std::numeric_limits<double>::quiet_NaN());
+  for (size_t d = 0; d < acc.size(); ++d)
+    if (scored_by_distance[d] > 0) acc[d] = static_cast<double>(correct_by_distance[d]) / scored_by_distance[d];
+  return acc;
 }
 
 double MetricCounts::accuracy() const {
@@ -57,6 +72,15 @@ MetricCounts score_batch(const Tensor& logits, const Batch& batch) {
     }
     m.scored += seq_scored;
     m.correct += seq_correct;
+    const int32_t distance = b < static_cast<int64_t>(batch.distances.size()) ? batch.distances[b] : -1;
+    if (distance >= 0 && seq_scored > 0) {
+      if (static_cast<size_t>(distance) >= m.scored_by_distance.size()) {
+        m.scored_by_distance.resize(distance + 1, 0);
+        m.correct_by_distance.resize(distance + 1, 0);
+      }
+      m.scored_by_distance[distance] += seq_scored;
+      m.correct_by_distance[distance] += seq_correct;
+    }
     if (seq_scored > 0) {
       ++m.sequences;
       m.exact += seq_correct == seq_scored;

@@ -1,6 +1,8 @@
 // train/metrics.h: the loss and metrics of docs/spec.md §3 on a batch.
 #pragma once
 
+#include <vector>
+
 #include "core/tape.h"
 #include "data/task.h"
 
@@ -17,10 +19,14 @@ struct MetricCounts {
   int64_t correct = 0;      // argmax == target among scored
   int64_t sequences = 0;    // sequences with at least one scored position
   int64_t exact = 0;        // of those, sequences whose every scored position is correct
+  // The scored rows of sequences with a distance (Batch::distances), by distance: index d
+  // counts those at distance d (docs/spec.md §3.9). Empty when the task records none.
+  std::vector<int64_t> scored_by_distance, correct_by_distance;
   void add(const MetricCounts& o);
   double accuracy() const;  // correct / scored
   double exact_match() const;  // exact / sequences
   double mean_loss() const;
+  std::vector<double> accuracy_by_distance() const;  // NaN at distances no sequence has
 };
 
 // logits value (B, L, C) or (B, C). Argmax ties go to the lowest class.

@@ -15,6 +15,10 @@ struct EvalPoint {
   double acc = std::numeric_limits<double>::quiet_NaN();
   double exact = std::numeric_limits<double>::quiet_NaN();  // exact-match where defined
   double loss = std::numeric_limits<double>::quiet_NaN();
+  // Tasks that record a distance (`order`, `recall`; docs/spec.md §3.9): accuracy and scored
+  // rows by distance, index = distance; empty otherwise.
+  std::vector<double> acc_by_distance{};
+  std::vector<int64_t> count_by_distance{};
 };
 
 struct RunLog {

@@ -131,9 +131,16 @@ std::vector<EvalResult> Trainer::evaluate() {
 }
 
 void Trainer::record_eval(const std::vector<EvalResult>& results) {
-  for (const EvalResult& r : results)
-    log_.eval[r.length].push_back(
-        EvalPoint{step_, r.counts.accuracy(), r.counts.exact_match(), r.counts.mean_loss()});
+  for (const EvalResult& r : results) {
+    EvalPoint p{step_, r.counts.accuracy(), r.counts.exact_match(), r.counts.mean_loss(),
+                r.counts.accuracy_by_distance(), r.counts.scored_by_distance};
+    if (!p.count_by_distance.empty()) {  // every distance the set's lengths allow: 0 .. length - 1
+      const size_t distances = static_cast<size_t>(r.length == 0 ? task_->max_len() : r.length);
+      p.acc_by_distance.resize(std::max(distances, p.acc_by_distance.size()), std::nan(""));
+      p.count_by_distance.resize(p.acc_by_distance.size(), 0);
+    }
+    log_.eval[r.length].push_back(std::move(p));
+  }
 }
 
 void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {

@@ -29,6 +29,11 @@ RunLog sample_log() {
     log.wall_time.push_back(0.123 * static_cast<double>(s));
   }
   log.eval[0] = {{0, 0.5, 0.1, 1.2}, {40, 0.9, 0.6, 0.3}};
+  // By distance: nothing at distance 0, 2 rows at 1, 4 at 2 (the same sets at every evaluation).
+  const double nan = std::nan("");
+  log.eval[0][0].acc_by_distance = {nan, 0.5, 0.25};
+  log.eval[0][1].acc_by_distance = {nan, 1.0, 0.75};
+  log.eval[0][0].count_by_distance = log.eval[0][1].count_by_distance = {0, 2, 4};
   log.eval[128] = {{0, 0.25}, {40, 0.75}};  // exact and loss undefined: NaN
   log.eval[64] = {{40, 0.8, 0.5, 0.4}};
   log.total_wall_seconds = 12.5;
@@ -51,6 +56,10 @@ void require_same(const RunLog& a, const RunLog& b) {
       CHECK(same_bits(points[i].acc, other[i].acc));
       CHECK(same_bits(points[i].exact, other[i].exact));
       CHECK(same_bits(points[i].loss, other[i].loss));
+      REQUIRE(points[i].acc_by_distance.size() == other[i].acc_by_distance.size());
+      for (size_t d = 0; d < points[i].acc_by_distance.size(); ++d)
+        CHECK(same_bits(points[i].acc_by_distance[d], other[i].acc_by_distance[d]));
+      CHECK(points[i].count_by_distance == other[i].count_by_distance);
     }
   }
 }
@@ -76,6 +85,12 @@ TEST_CASE("run log: round trip through a run group, with the documented names", 
   CHECK(f.read_vector<int64_t>("runs/order/rope/seed0/eval/train/step") == std::vector<int64_t>{0, 40});
   CHECK(std::isnan(f.read_vector<double>("runs/order/rope/seed0/eval/128/exact")[1]));
   CHECK(run.attr_double("wall_seconds") == 12.5);
+  // acc_by_distance: one row per evaluation, one column per distance; only where recorded.
+  const h5::Array<double> by_distance = f.read<double>("runs/order/rope/seed0/eval/train/acc_by_distance");
+  CHECK(by_distance.dims == std::vector<int64_t>{2, 3});
+  CHECK(by_distance.values[4] == 1.0);
+  CHECK(f.read_vector<int64_t>("runs/order/rope/seed0/eval/train/count_by_distance") == std::vector<int64_t>{0, 2, 4});
+  CHECK_FALSE(run.exists("eval/128/acc_by_distance"));
   for (const char* name : {"step", "train_loss", "lr", "wall_time"}) CHECK(run.has_dataset(name));
 }
 

@@ -51,6 +51,11 @@ for task in order shift; do
   done
 done
 grep -q '^/runs/order/rope/seed0/eval/64/acc ' <<<"$layout" || fail "no 2x evaluation in results.h5"
+# Accuracy by distance (docs/spec.md §3.9): order records it, shift has no distance.
+grep -q '^/runs/order/rope/seed0/eval/64/acc_by_distance  *Dataset {4, 64}' <<<"$layout" ||
+  fail "results.h5 lacks order's eval/64/acc_by_distance (4 evaluations x distances 0-63)"
+! grep -q '^/runs/shift/.*acc_by_distance' <<<"$layout" || fail "shift has no distance, but results.h5 has acc_by_distance"
+[[ -s $out/plots/order_distance.dat && ! -e $out/plots/shift_distance.dat ]] || fail "plots/order_distance.dat (and no shift one) expected"
 for want in '^## order' '^## shift' '^| none |' '^| rope |' '^## Findings' '^- \*\*order\*\*: ' 'stay.* at chance'; do
   grep -q "$want" "$out/summary.md" || { cat "$out/summary.md"; fail "summary.md lacks $want"; }
 done
