@@ -32,6 +32,9 @@ const std::vector<cli::Option>& compare_options() {
        comma_list(default_study_encodings()), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
+      {"vary", "KEY=V1,V2,...: also sweep a setting (repeatable; the Cartesian product with tasks x encodings x seeds), "
+               "e.g. --vary causal=false,true --vary layers=1,2",
+       "", false},
       {"out", "output directory", "runs/compare", false},
       {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
@@ -47,13 +50,34 @@ const std::vector<cli::Option>& compare_options() {
 
 }  // namespace
 
-int cmd_compare(const Args& args) {
+// --vary may be given several times: its values are taken out of the arguments here (the
+// parser refuses a flag given twice).
+std::vector<std::string> take_vary(Args& args) {
+  std::vector<std::string> vary;
+  Args rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--vary") {
+      ORDO_CHECK(i + 1 < args.size(), "--vary needs a value: KEY=V1,V2,... (e.g. --vary causal=false,true)");
+      vary.push_back(args[++i]);
+    } else if (args[i].rfind("--vary=", 0) == 0) {
+      vary.push_back(args[i].substr(7));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  args = rest;
+  return vary;
+}
+
+int cmd_compare(const Args& given_args) {
   cli::Parsed p;
   StudySpec spec;
   StudyOptions how;
   bool quiet = false;
   std::unique_ptr<Study> study;
   try {
+    Args args = given_args;
+    spec.vary = parse_vary(take_vary(args));
     p = cli::parse(args, compare_options(), true);
     if (p.help) {
       std::printf("%s", cli::help_text("ordo compare [flags]",
@@ -89,7 +113,9 @@ int cmd_compare(const Args& args) {
   install_interrupt_handlers();  // Ctrl-C / SIGTERM: every running run checkpoints, exit 130 / 143
   Progress live(quiet, static_cast<int>(std::max<int64_t>(1, study->steps_to_train() / 40)));
   live.message("ordo compare: " + std::to_string(spec.tasks.size()) + " task(s) x " +
-               std::to_string(spec.encodings.size()) + " encoding(s) x " + std::to_string(spec.seeds) + " seed(s) = " +
+               std::to_string(spec.encodings.size()) + " encoding(s) x " +
+               (spec.vary.empty() ? std::string() : std::to_string(variants(spec.vary).size()) + " variant(s) x ") +
+               std::to_string(spec.seeds) + " seed(s) = " +
                std::to_string(study->runs().size()) + " runs of " +
                (spec.task_steps.empty() ? std::to_string(spec.base.steps) : "per-task") + " steps -> " + how.out);
   StudyProgress show;
@@ -112,7 +138,8 @@ int cmd_compare(const Args& args) {
                        " skipped, in " + format_duration(done.seconds) + "\n  " + done.summary_path + "\n  " +
                        done.results_path + "\n  " + done.plot_dir + "/ (" + std::to_string(done.plots_rendered) +
                        " PNG(s), .dat data and .gp scripts)\n  " + how.out +
-                       "/checkpoints/<task>/<encoding>/seed<k>.h5 (ordo analyze --checkpoint ...)\nfindings:";
+                       "/checkpoints/<task>/<encoding>/" + (spec.vary.empty() ? "" : "<variant>/") +
+                       "seed<k>.h5 (ordo analyze --checkpoint ...)\nfindings:";
     for (const std::string& n : done.findings) text += "\n  - " + n;
     live.finish(text);
   }

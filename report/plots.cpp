@@ -87,6 +87,13 @@ Band band(double x, const std::vector<double>& values) {
   return b;
 }
 
+// A line's dash pattern: 1 (solid) for the first variant of a swept study, 2, 3, ... for
+// the next (gnuplot's dash types), so colour names the encoding and dashes the variant.
+int variant_dash(const std::vector<std::string>& variants_seen, const std::string& variant) {
+  const auto it = std::find(variants_seen.begin(), variants_seen.end(), variant);
+  return 1 + static_cast<int>(it - variants_seen.begin());
+}
+
 void write_block(std::ostringstream& os, const std::string& comment, const std::vector<Band>& rows) {
   os << "# " << comment << "\n";
   if (rows.empty()) os << "0 NaN NaN NaN\n";  // keeps the block (and the index numbering)
@@ -99,12 +106,18 @@ void write_block(std::ostringstream& os, const std::string& comment, const std::
 PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& task,
                                     const std::vector<RunRecord>& runs) {
   PlotFiles p = prepare(dir, task + "_curves");
-  std::vector<std::string> encs;
+  // One line per encoding, or per encoding and variant in a swept study ("rope (causal=true)").
+  std::vector<std::string> encs, variants_seen;
   std::map<std::string, std::vector<const RunLog*>> logs;
+  std::map<std::string, std::pair<std::string, std::string>> cell;  // line -> encoding, variant
   for (const RunRecord& r : runs) {
     if (r.task != task) continue;
-    if (!logs.count(r.encoding)) encs.push_back(r.encoding);
-    logs[r.encoding].push_back(&r.log);
+    const std::string line = r.variant.empty() ? r.encoding : r.encoding + " (" + r.variant + ")";
+    if (!logs.count(line)) encs.push_back(line);
+    cell[line] = {r.encoding, r.variant};
+    if (std::find(variants_seen.begin(), variants_seen.end(), r.variant) == variants_seen.end())
+      variants_seen.push_back(r.variant);
+    logs[line].push_back(&r.log);
   }
   std::ostringstream dat;
   dat << "# learning curves of task " << task << ": blocks 0.." << encs.size() - 1
@@ -155,11 +168,11 @@ PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& t
   auto plot_panel = [&](size_t offset) {
     gp << "plot ";
     for (size_t i = 0; i < encs.size(); ++i) {
-      const std::string c = encoding_colour(encs[i], i);
+      const std::string c = encoding_colour(cell[encs[i]].first, i);
       gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << offset + i
          << " using 1:3:4 with filledcurves lc rgb " << quote(c) << " fs transparent solid 0.2 noborder notitle, \\\n"
-         << "     '' index " << offset + i << " using 1:2 with lines lc rgb " << quote(c) << " lw 1.5 title "
-         << quote(encs[i]);
+         << "     '' index " << offset + i << " using 1:2 with lines lc rgb " << quote(c) << " lw 1.5 dt "
+         << variant_dash(variants_seen, cell[encs[i]].second) << " title " << quote(encs[i]);
     }
     gp << "\n";
   };
@@ -194,7 +207,7 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
       x_max = std::max(x_max, x_of(length));
     }
     std::sort(rows.begin(), rows.end(), [](const Band& a, const Band& b) { return a.x < b.x; });
-    write_block(dat, e.encoding, rows);
+    write_block(dat, e.label(), rows);
   }
   write_text(p.dat(), dat.str());
 
@@ -208,10 +221,15 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
        << "set label " << quote("training " + std::to_string(t.min_len) + "-" + std::to_string(t.max_len)) << " at "
        << num(train_x) << ", graph 0.04 center font ',8'\n";
   gp << "plot ";
+  std::vector<std::string> variants_seen;
+  for (const EncodingSummary& e : t.rows)
+    if (std::find(variants_seen.begin(), variants_seen.end(), e.variant) == variants_seen.end())
+      variants_seen.push_back(e.variant);
   for (size_t i = 0; i < t.rows.size(); ++i)
     gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
        << " using 1:2:3:4 with yerrorlines lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
-       << " lw 1.5 pt 7 ps 0.6 title " << quote(t.rows[i].encoding);
+       << " lw 1.5 dt " << variant_dash(variants_seen, t.rows[i].variant) << " pt 7 ps 0.6 title "
+       << quote(t.rows[i].label());
   if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
   gp << "\n";
   write_text(p.gp(), gp.str());
@@ -243,7 +261,7 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
   for (const EncodingSummary& e : t.rows) {
     std::vector<double> correct((distances + width - 1) / width, 0), scored(correct.size(), 0);
     for (const RunRecord& r : runs) {
-      if (r.task != t.task || r.encoding != e.encoding) continue;
+      if (r.task != t.task || r.encoding != e.encoding || r.variant != e.variant) continue;
       auto it = r.log.eval.find(length);
       if (it == r.log.eval.end() || it->second.empty()) continue;
       const EvalPoint& last = it->second.back();
@@ -254,7 +272,7 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
         correct[d / width] += n * last.acc_by_distance[d];
       }
     }
-    dat << "# " << e.encoding << "\n";
+    dat << "# " << e.label() << "\n";
     bool any = false;
     for (size_t b = 0; b < scored.size(); ++b) {
       if (scored[b] == 0) continue;
@@ -278,11 +296,15 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
     gp << "set arrow from " << t.max_len - 1 << ", graph 0 to " << t.max_len - 1
        << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
        << "set label 'longest trained distance' at " << t.max_len - 1 << ", graph 0.04 left offset 0.5,0 font ',8'\n";
+  std::vector<std::string> variants_seen;
+  for (const EncodingSummary& e : t.rows)
+    if (std::find(variants_seen.begin(), variants_seen.end(), e.variant) == variants_seen.end())
+      variants_seen.push_back(e.variant);
   gp << "plot ";
   for (size_t i = 0; i < t.rows.size(); ++i)
     gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
-       << " using 1:2 with linespoints lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
-       << " lw 1.5 pt 7 ps 0.5 title " << quote(t.rows[i].encoding);
+       << " using 1:2 with linespoints lc rgb " << quote(encoding_colour(t.rows[i].encoding, i)) << " lw 1.5 dt "
+       << variant_dash(variants_seen, t.rows[i].variant) << " pt 7 ps 0.5 title " << quote(t.rows[i].label());
   if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
   gp << "\n";
   write_text(p.gp(), gp.str());

@@ -7,8 +7,9 @@
 
 namespace ordo {
 
-std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed) {
-  return "/runs/" + task + "/" + encoding + "/seed" + std::to_string(seed);
+std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed,
+                           const std::string& variant) {
+  return "/runs/" + task + "/" + encoding + "/" + (variant.empty() ? "" : variant + "/") + "seed" + std::to_string(seed);
 }
 
 void write_results(const std::string& path, const std::vector<RunRecord>& runs,
@@ -20,7 +21,7 @@ void write_results(const std::string& path, const std::vector<RunRecord>& runs,
     f.set_attr("ordo_version", version());
     for (const auto& [key, value] : shared) f.set_attr(key, value);
     for (const RunRecord& r : runs) {
-      h5::Group g = f.require_group(run_group_path(r.task, r.encoding, r.seed).substr(1));
+      h5::Group g = f.require_group(run_group_path(r.task, r.encoding, r.seed, r.variant).substr(1));
       for (const auto& [key, value] : r.settings) g.set_attr("setting." + key, value);
       write_run_log(g, r.log);
     }
@@ -39,17 +40,30 @@ std::vector<RunRecord> read_results(const std::string& path) {
     h5::Group tg = runs.group(task);
     for (const std::string& enc : tg.members()) {
       h5::Group eg = tg.group(enc);
-      for (const std::string& seed_name : eg.members()) {
-        ORDO_CHECK(seed_name.rfind("seed", 0) == 0, path, ": unexpected group ", eg.path(), "/", seed_name);
-        h5::Group g = eg.group(seed_name);
+      // seed<k> groups, or variant groups ("causal=true") holding them.
+      auto read_seed = [&](const h5::Group& parent, const std::string& seed_name, const std::string& variant) {
+        const bool seed = seed_name.size() > 4 && seed_name.rfind("seed", 0) == 0 &&
+                          seed_name.find_first_not_of("0123456789", 4) == std::string::npos;
+        ORDO_CHECK(seed, path, ": unexpected group ", parent.path(), "/", seed_name,
+                   " (seed<k>, or a variant <key>=<value>[,...])");
+        h5::Group g = parent.group(seed_name);
         RunRecord r;
         r.task = task;
         r.encoding = enc;
+        r.variant = variant;
         r.seed = std::stoull(seed_name.substr(4));
         for (const std::string& a : g.attr_names())
           if (a.rfind("setting.", 0) == 0) r.settings[a.substr(8)] = g.attr_string(a);
         r.log = read_run_log(g);
         out.push_back(std::move(r));
+      };
+      for (const std::string& name : eg.members()) {
+        if (name.find('=') == std::string::npos) {
+          read_seed(eg, name, "");
+        } else {
+          h5::Group vg = eg.group(name);
+          for (const std::string& seed_name : vg.members()) read_seed(vg, seed_name, name);
+        }
       }
     }
   }

@@ -22,10 +22,12 @@ struct RunRecord {
   uint64_t seed = 0;
   RunLog log;
   std::map<std::string, std::string> settings;
+  std::string variant;  // the varied settings of a swept study ("causal=true,layers=2"), "" otherwise
 };
 
-// "/runs/<task>/<encoding>/seed<k>"
-std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed);
+// "/runs/<task>/<encoding>/seed<k>", or with a variant "/runs/<task>/<encoding>/<variant>/seed<k>"
+std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed,
+                           const std::string& variant = "");
 
 void write_results(const std::string& path, const std::vector<RunRecord>& runs,
                    const std::map<std::string, std::string>& shared_settings);

@@ -124,15 +124,17 @@ double chance_level(const std::string& task, const std::map<std::string, std::st
 }
 
 std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved) {
-  // task -> encoding -> the runs, both in order of first appearance.
+  // task -> (encoding, variant) -> the runs, both in order of first appearance.
+  using Cell = std::pair<std::string, std::string>;  // encoding, variant ("" = none)
   std::vector<std::string> task_order;
-  std::map<std::string, std::vector<std::string>> enc_order;
-  std::map<std::pair<std::string, std::string>, std::vector<const RunRecord*>> groups;
+  std::map<std::string, std::vector<Cell>> enc_order;
+  std::map<std::pair<std::string, Cell>, std::vector<const RunRecord*>> groups;
   for (const RunRecord& r : runs) {
     if (!enc_order.count(r.task)) task_order.push_back(r.task);
     auto& encs = enc_order[r.task];
-    if (std::find(encs.begin(), encs.end(), r.encoding) == encs.end()) encs.push_back(r.encoding);
-    groups[{r.task, r.encoding}].push_back(&r);
+    const Cell cell{r.encoding, r.variant};
+    if (std::find(encs.begin(), encs.end(), cell) == encs.end()) encs.push_back(cell);
+    groups[{r.task, cell}].push_back(&r);
   }
 
   std::vector<TaskSummary> out;
@@ -150,9 +152,10 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
     } else {
       ts.chance = kNaN;
     }
-    for (const std::string& enc : enc_order[task]) {
+    for (const Cell& enc : enc_order[task]) {
       EncodingSummary es;
-      es.encoding = enc;
+      es.encoding = enc.first;
+      es.variant = enc.second;
       std::map<int64_t, std::vector<double>> acc;
       std::vector<double> first_steps, walls;
       for (const RunRecord* r : groups[{task, enc}]) {
@@ -274,31 +277,31 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
     const EncodingSummary* fastest = nullptr;
     bool several_seeds = false;
     for (const EncodingSummary& e : t.rows) {
-      if (std::find(all_encodings.begin(), all_encodings.end(), e.encoding) == all_encodings.end())
-        all_encodings.push_back(e.encoding);
+      if (std::find(all_encodings.begin(), all_encodings.end(), e.label()) == all_encodings.end())
+        all_encodings.push_back(e.label());
       const CellOutcome c = outcome(e, extra, t.chance, th);
       several_seeds = several_seeds || c.seeds > 1;
       const double train = mean_acc(e, 0);
       if (std::isfinite(train) && (!best || train > mean_acc(*best, 0))) best = &e;
       if (c.seeds > 0 && c.solved == c.seeds) {
-        solved_every.push_back(e.encoding);
-        ++solved_count[e.encoding];
+        solved_every.push_back(e.label());
+        ++solved_count[e.label()];
       } else if (c.solved > 0) {
-        solved_some.push_back(e.encoding + " in " + of_seeds(c.solved, c.seeds));
-        ++improving_count[e.encoding];  // other seeds solve it: not a limit of the encoding
+        solved_some.push_back(e.label() + " in " + of_seeds(c.solved, c.seeds));
+        ++improving_count[e.label()];  // other seeds solve it: not a limit of the encoding
       } else if (c.improving > 0) {
-        ++improving_count[e.encoding];
-        improving.push_back(e.encoding + (c.seeds > 1 ? " (" + of_seeds(c.improving, c.seeds) + ")" : ""));
+        ++improving_count[e.label()];
+        improving.push_back(e.label() + (c.seeds > 1 ? " (" + of_seeds(c.improving, c.seeds) + ")" : ""));
       } else {
-        converged.push_back(e.encoding);
+        converged.push_back(e.label());
       }
-      if (c.seeds > 0 && c.at_chance == c.seeds && c.solved == 0 && c.improving == 0) chance.push_back(e.encoding);
+      if (c.seeds > 0 && c.at_chance == c.seeds && c.solved == 0 && c.improving == 0) chance.push_back(e.label());
       // Fastest among the encodings every seed solves, at the findings' threshold.
       if (c.seeds > 0 && c.solved == c.seeds && e.seeds_solved == e.seeds && e.seeds > 0 &&
           (!fastest || e.first_solved_step.mean < fastest->first_solved_step.mean))
         fastest = &e;
       if (extra.empty()) continue;
-      std::string label = e.encoding;
+      std::string label = e.label();
       if (c.reach_best > c.reach_all)
         label += " (" + length_label(t, c.reach_best) + " in " + of_seeds(c.reach_best_seeds, c.seeds) + ")";
       if (c.reach_all > 0) reach[c.reach_all].push_back(label);
@@ -318,9 +321,9 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
         std::vector<std::string> overlap;
         for (const EncodingSummary& e : t.rows) {
           auto it = e.acc.find(0);
-          if (&e != best && it != e.acc.end() && it->second.n > 0 && it->second.max >= b.min) overlap.push_back(e.encoding);
+          if (&e != best && it != e.acc.end() && it->second.n > 0 && it->second.max >= b.min) overlap.push_back(e.label());
         }
-        top = "; highest: " + best->encoding + " at " + fixed(b.mean, 3) +
+        top = "; highest: " + best->label() + " at " + fixed(b.mean, 3) +
               (overlap.empty() ? std::string() : ", its seeds' range overlapping " + join(overlap));
       }
       out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) +
@@ -358,7 +361,7 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
                     " on the training lengths" + every + ", converged, after " + within + ").");
     }
     if (fastest)
-      out.push_back(name + "fastest to " + fixed(th.solved, 2) + ": " + fastest->encoding + " (step " +
+      out.push_back(name + "fastest to " + fixed(th.solved, 2) + ": " + fastest->label() + " (step " +
                     fixed(fastest->first_solved_step.mean, 0) + (fastest->seeds > 1 ? ", mean over seeds" : "") + ").");
   }
   if (tasks.size() > 1) {
@@ -392,13 +395,16 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
 
 std::string render_task_table(const TaskSummary& t) {
   std::ostringstream os;
-  os << "| encoding |";
+  // A swept study (--vary) gets a column of each row's varied settings.
+  bool varied = false;
+  for (const EncodingSummary& e : t.rows) varied = varied || !e.variant.empty();
+  os << "| encoding |" << (varied ? " varied |" : "");
   for (int64_t len : t.lengths) os << " acc " << length_label(t, len) << " |";
-  os << " first step >= " << fixed(t.solved, 2) << " | wall s |\n| --- |";
+  os << " first step >= " << fixed(t.solved, 2) << " | wall s |\n| --- |" << (varied ? " --- |" : "");
   for (size_t i = 0; i < t.lengths.size(); ++i) os << " ---: |";
   os << " ---: | ---: |\n";
   for (const EncodingSummary& e : t.rows) {
-    os << "| " << e.encoding << " |";
+    os << "| " << e.encoding << " |" << (varied ? " " + e.variant + " |" : "");
     for (int64_t len : t.lengths) {
       auto it = e.acc.find(len);
       os << " " << (it == e.acc.end() ? std::string("-") : format_stat(it->second)) << " |";

@@ -71,8 +71,13 @@ std::string task_steps_text(const std::vector<std::pair<std::string, int64_t>>& 
 std::string preamble(const StudySpec& spec, double wall, double run_seconds) {
   std::ostringstream os;
   const TrainConfig& cfg = spec.base;
-  os << "Grid: " << spec.tasks.size() << " task(s) x " << spec.encodings.size() << " encoding(s) x " << spec.seeds
-     << " seed(s) (seeds " << cfg.seed << ".." << cfg.seed + spec.seeds - 1 << "), ";
+  os << "Grid: " << spec.tasks.size() << " task(s) x " << spec.encodings.size() << " encoding(s) x ";
+  if (!spec.vary.empty()) {
+    std::string vary;
+    for (const Variation& v : spec.vary) vary += " --vary " + v.key + "=" + join(v.values, ",");
+    os << variants(spec.vary).size() << " variant(s) (" << vary.substr(1) << ") x ";
+  }
+  os << spec.seeds << " seed(s) (seeds " << cfg.seed << ".." << cfg.seed + spec.seeds - 1 << "), ";
   if (spec.task_steps.empty()) {
     os << cfg.steps << " steps each";
   } else {
@@ -121,7 +126,56 @@ bool CheckpointClock::due() const {
 void CheckpointClock::reset() { last_ = std::chrono::steady_clock::now(); }
 
 std::string StudyRun::label() const {
-  return config.task.name + "/" + config.model.encoding + "/seed" + std::to_string(config.seed);
+  return config.task.name + "/" + config.model.encoding + "/" + (variant.empty() ? "" : variant + "/") + "seed" +
+         std::to_string(config.seed);
+}
+
+std::vector<Variation> parse_vary(const std::vector<std::string>& texts) {
+  std::vector<Variation> out;
+  for (const std::string& text : texts) {
+    const size_t eq = text.find('=');
+    ORDO_CHECK(eq != std::string::npos && eq > 0, "--vary: '", text,
+               "' is not KEY=V1,V2,... (a setting and its values, e.g. --vary causal=false,true)");
+    Variation v{text.substr(0, eq), split_list(text.substr(eq + 1))};
+    for (const char* axis : {"task", "tasks", "encoding", "encodings", "seed", "seeds"})
+      ORDO_CHECK(v.key != axis, "--vary: ", v.key, " is an axis of its own; use --",
+                 std::string(axis).back() == 's' ? axis : std::string(axis) + "s", " (comma-separated)");
+    const Setting* s = find_setting(v.key);
+    ORDO_CHECK(s != nullptr, "--vary: unknown setting '", v.key, "'; any setting of `ordo train --help` can vary (",
+               "e.g. causal, layers, lr, max-len)");
+    ORDO_CHECK(s->affects_results, "--vary: ", v.key, " changes no result (", s->group, " setting); vary one that does");
+    for (const Variation& seen : out) ORDO_CHECK(seen.key != v.key, "--vary: ", v.key, " varied twice; give its values once");
+    ORDO_CHECK(v.values.size() >= 2, "--vary ", v.key, ": give at least two values (one value is a plain --", v.key,
+               ")");
+    std::set<std::string> distinct;
+    for (const std::string& value : v.values) {
+      ORDO_CHECK(!value.empty() && value.find_first_of("/=,") == std::string::npos && value != "." && value != "..",
+                 "--vary ", v.key, ": '", value, "' cannot name a results group (no '/', '=', ',', empty, . or ..)");
+      ORDO_CHECK(distinct.insert(value).second, "--vary ", v.key, ": '", value, "' listed twice");
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::vector<std::vector<std::pair<std::string, std::string>>> variants(const std::vector<Variation>& vary) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> out = {{}};
+  for (const Variation& v : vary) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& prefix : out)
+      for (const std::string& value : v.values) {
+        next.push_back(prefix);
+        next.back().emplace_back(v.key, value);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::string variant_label(const std::vector<std::pair<std::string, std::string>>& variant) {
+  std::string label;
+  for (const auto& [key, value] : variant) label += (label.empty() ? "" : ",") + key + "=" + value;
+  return label;
 }
 
 bool StudyRun::finished() const {
@@ -152,29 +206,37 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
 
   // Every run is built once here, so a bad setting fails before anything is written.
   const bool resume = options_.existing == ExistingOutput::Resume;
+  for (const Variation& v : spec_.vary)
+    ORDO_CHECK(!spec_.given.count(v.key), "--", v.key, " is both given and varied (--vary ", v.key,
+               "=...); drop one of them");
+  const auto grid_variants = variants(spec_.vary);
   for (const std::string& task : spec_.tasks)
     for (const std::string& enc : spec_.encodings)
-      for (int64_t s = 0; s < spec_.seeds; ++s) {
-        StudyRun r;
-        r.config = spec_.base;
-        r.config.task.name = task;
-        r.config.model.encoding = enc;
-        r.config.seed = spec_.base.seed + static_cast<uint64_t>(s);
-        for (const auto& [t, steps] : spec_.task_steps)
-          if (t == task) r.config.steps = steps;
-        r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/seed" + std::to_string(r.config.seed) + ".h5";
-        try {
-          Trainer t(r.config);
-          r.settings = to_settings(t.config());
-          if (resume && fs::exists(r.checkpoint_path)) {
-            r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
-            t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
+      for (const auto& variant : grid_variants)
+        for (int64_t s = 0; s < spec_.seeds; ++s) {
+          StudyRun r;
+          r.config = spec_.base;
+          r.config.task.name = task;
+          r.config.model.encoding = enc;
+          r.config.seed = spec_.base.seed + static_cast<uint64_t>(s);
+          for (const auto& [t, steps] : spec_.task_steps)
+            if (t == task) r.config.steps = steps;
+          r.variant = variant_label(variant);
+          r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/" +
+                              (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";
+          try {
+            for (const auto& [key, value] : variant) find_setting(key)->set(r.config, value);
+            Trainer t(r.config);
+            r.settings = to_settings(t.config());
+            if (resume && fs::exists(r.checkpoint_path)) {
+              r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
+              t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
+            }
+          } catch (const Error& e) {
+            fail(r.label(), ": ", e.what(), r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
           }
-        } catch (const Error& e) {
-          fail(r.label(), ": ", e.what(), r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
+          runs_.push_back(std::move(r));
         }
-        runs_.push_back(std::move(r));
-      }
   lock_ = OutputLock(out);  // every run checked: now the directory is ours alone
   remove_stale_temporaries(out);
 }
@@ -205,6 +267,12 @@ StudyOutcome Study::run(const StudyProgress& progress) {
 
   std::map<std::string, std::string> shared = to_settings(spec_.base);
   for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
+  for (const Variation& v : spec_.vary) shared.erase(v.key);  // each run's own: its setting.<key>
+  if (!spec_.vary.empty()) {
+    std::vector<std::string> vary;
+    for (const Variation& v : spec_.vary) vary.push_back(v.key + "=" + join(v.values, ","));
+    shared["vary"] = join(vary, ";");
+  }
   shared["tasks"] = join(spec_.tasks, ",");
   shared["encodings"] = join(spec_.encodings, ",");
   shared["seeds"] = std::to_string(spec_.seeds);
@@ -239,7 +307,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   for (size_t i = 0; i < runs_.size(); ++i) {
     const StudyRun& r = runs_[i];
     if (!r.finished()) continue;
-    slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, r.checkpoint->log, r.settings};
+    slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, r.checkpoint->log, r.settings, r.variant};
     ++runs_done;
     message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": finished earlier, skipped (" +
             eval_text(r.checkpoint->log) + ")");
@@ -278,7 +346,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       std::unique_ptr<Trainer> trainer;
       CheckpointClock clock(options_.ckpt_minutes);
       auto record = [&]() {
-        return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, trainer->log(), r.settings};
+        return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, trainer->log(), r.settings, r.variant};
       };
       try {
         trainer = std::make_unique<Trainer>(r.config);
@@ -406,7 +474,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   if (!rendered.message().empty()) outcome.warnings.push_back(rendered.message());
   std::map<std::string, std::vector<std::string>> images;
   for (const TaskSummary& t : summary)
-    for (const char* kind : {"_curves", "_lengths"})
+    for (const char* kind : {"_curves", "_lengths", "_distance"})
       if (fs::exists(outcome.plot_dir + "/" + t.task + kind + ".png"))
         images[t.task].push_back("plots/" + t.task + kind + ".png");
   const std::string md = render_summary_markdown(summary, outcome.findings,

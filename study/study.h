@@ -11,6 +11,7 @@
 //   spec.tasks = {"order", "shift"};
 //   spec.encodings = {"rope", "t5"};
 //   spec.seeds = 3;                       // base.seed, base.seed + 1, base.seed + 2
+//   spec.vary = parse_vary({"causal=false,true", "layers=1,2"});  // optional: x 4 variants
 //   StudyOptions how;                     // where and how
 //   how.out = "runs/my-study";
 //   Study study(spec, how);               // throws ordo::Error on any bad run; nothing written yet
@@ -19,8 +20,10 @@
 //
 // Files in `out` (docs/outputs.md):
 //   results.h5                                 every run's log, /runs/<task>/<encoding>/seed<k>/,
-//                                              rewritten atomically after each run
-//   checkpoints/<task>/<encoding>/seed<k>.h5   each run's final checkpoint
+//                                              rewritten atomically after each run; with
+//                                              spec.vary /runs/<task>/<encoding>/<variant>/seed<k>/
+//                                              (variant "causal=true,layers=2")
+//   checkpoints/<task>/<encoding>/[<variant>/]seed<k>.h5   each run's final checkpoint
 //   plots/<task>_curves.*, <task>_lengths.*    learning curves and accuracy against length
 //   summary.md                                 tables and findings (report/summary.h)
 #pragma once
@@ -41,6 +44,26 @@
 
 namespace ordo {
 
+// One setting a study sweeps (`--vary KEY=V1,V2,...`): its name in the settings table
+// (train/settings.h) and its values, as given.
+struct Variation {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+// {"causal=false,true", "layers=1,2"} -> the variations, checked: each key a setting that is
+// not an axis of its own (task, encoding, seed), given once, with distinct values that can
+// name a directory. Errors name --vary and the accepted values. A value's type is checked
+// when the runs are built (the setting parses it).
+std::vector<Variation> parse_vary(const std::vector<std::string>& texts);
+
+// The Cartesian product of the variations, in the order given (the last one fastest): each
+// variant a list of (key, value); one empty variant when there are none.
+std::vector<std::vector<std::pair<std::string, std::string>>> variants(const std::vector<Variation>& vary);
+
+// "causal=true,layers=2" ("" for the empty variant): the group name in results.h5.
+std::string variant_label(const std::vector<std::pair<std::string, std::string>>& variant);
+
 struct StudySpec {
   TrainConfig base;                     // task, encoding and seed are set per run
   std::vector<std::string> tasks;       // registered task names, each once
@@ -50,6 +73,8 @@ struct StudySpec {
   std::vector<std::pair<std::string, int64_t>> task_steps;
   // The settings the user changed from the defaults, by name: summary.md names them.
   std::map<std::string, std::string> given;
+  // Settings swept over (Cartesian product with tasks x encodings x seeds); none by default.
+  std::vector<Variation> vary;
 };
 
 // "order=1200,shift=400" -> {{order, 1200}, {shift, 400}}; every task must be in `tasks`,
@@ -90,11 +115,12 @@ struct StudyProgress {
 
 // One run of the grid.
 struct StudyRun {
-  TrainConfig config;                            // the base with task, encoding, seed, steps set
+  TrainConfig config;                            // the base with task, encoding, seed, steps, variant set
+  std::string variant;                           // variant_label of its varied settings ("" = none)
   std::map<std::string, std::string> settings;   // resolved, as stored (to_settings of the Trainer's config)
   std::string checkpoint_path;
   std::shared_ptr<const Checkpoint> checkpoint;  // Resume: the checkpoint found, if any
-  std::string label() const;                     // "order/rope/seed0"
+  std::string label() const;                     // "order/rope/seed0", "order/rope/causal=true/seed0"
   bool finished() const;                         // its final checkpoint and complete log exist
 };
 

@@ -233,6 +233,15 @@ if has_command compare; then
   row none "unknown flag --bogus" compare --bogus --out @OUT
   row none "--task-steps: 'shift' is not a task of this grid; its tasks: order" compare --tasks order --task-steps shift=30 --out @OUT
   row none "--task-steps: 'order' is not task=steps (e.g. order=1200)" compare --task-steps order --out @OUT
+  row none "--vary: 'causal' is not KEY=V1,V2,..." compare --vary causal --out @OUT
+  row none "--vary needs a value: KEY=V1,V2,..." compare --out @OUT --vary
+  row none "--vary: task is an axis of its own; use --tasks" compare --vary task=order,shift --out @OUT
+  row none "--vary: unknown setting 'bogus'" compare --vary bogus=1,2 --out @OUT
+  row none "--vary causal: give at least two values" compare --vary causal=true --out @OUT
+  row none "--vary layers: '1' listed twice" compare --vary layers=1,1 --out @OUT
+  row none "--vary: layers varied twice" compare --vary layers=1,2 --vary=layers=3,4 --out @OUT
+  row none "--causal is both given and varied" compare --causal --vary causal=false,true --out @OUT
+  row none "order/none/layers=x/seed0: --layers expects" compare --tasks order --vary layers=1,x --out @OUT
   row none "--task-steps: order needs at least 1 step, got 0" compare --task-steps order=0 --out @OUT
   row none "--task-steps: 'order' listed twice" compare --task-steps order=5,order=6 --out @OUT
 fi

@@ -121,3 +121,53 @@ TEST_CASE("study: a run that fails is named, its curve is kept, and a resumed st
   CHECK(fixed.trained == 2);
   CHECK(read_results(how.out + "/results.h5").size() == 2);
 }
+
+TEST_CASE("study: --vary sweeps settings as a Cartesian product, one results group per variant", "[study][vary]") {
+  const std::vector<Variation> vary = parse_vary({"causal=false,true", "layers=1,2"});
+  const auto all = variants(vary);
+  REQUIRE(all.size() == 4);  // the last variation fastest
+  CHECK(variant_label(all[0]) == "causal=false,layers=1");
+  CHECK(variant_label(all[1]) == "causal=false,layers=2");
+  CHECK(variant_label(all[3]) == "causal=true,layers=2");
+  CHECK(variants({}).size() == 1);  // no sweep: one empty variant
+  CHECK(variant_label(variants({}).front()).empty());
+
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.task_steps = {};
+  spec.vary = parse_vary({"causal=false,true"});
+  StudyOptions how;
+  how.out = dir.path + "/sweep";
+  StudyOutcome done;
+  {
+    Study study(spec, how);
+    REQUIRE(study.runs().size() == 4);  // none, rope x two variants
+    CHECK(study.runs()[1].label() == "order/none/causal=true/seed0");
+    CHECK(study.runs()[1].config.model.causal);
+    CHECK_FALSE(study.runs()[0].config.model.causal);
+    done = study.run();
+  }
+  CHECK(fs::exists(how.out + "/checkpoints/order/rope/causal=true/seed0.h5"));
+  const std::vector<RunRecord> back = read_results(done.results_path);
+  REQUIRE(back.size() == 4);
+  CHECK(back[1].variant == "causal=true");
+  CHECK(back[1].settings.at("causal") == "true");
+  CHECK(back[0].settings.at("causal") == "false");
+  // The variants train differently (the mask changes the model), and summary.md shows both.
+  CHECK(back[0].log.train_loss != back[1].log.train_loss);
+  std::ifstream md_file(done.summary_path);
+  const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
+  CHECK(md.find("| encoding | varied |") != std::string::npos);
+  CHECK(md.find("| rope | causal=true |") != std::string::npos);
+  CHECK(md.find("| rope | causal=false |") != std::string::npos);
+  // Resumed: every variant's run is found finished.
+  how.existing = ExistingOutput::Resume;
+  CHECK(Study(spec, how).run().skipped == 4);
+
+  CHECK_THROWS_WITH(parse_vary({"seed=1,2"}), Contains("use --seeds"));
+  CHECK_THROWS_WITH(parse_vary({"layers=1/2,3"}), Contains("cannot name a results group"));
+  spec.given["causal"] = "true";
+  how.existing = ExistingOutput::Replace;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--causal is both given and varied"));
+}
