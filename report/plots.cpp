@@ -94,6 +94,18 @@ int variant_dash(const std::vector<std::string>& variants_seen, const std::strin
   return 1 + static_cast<int>(it - variants_seen.begin());
 }
 
+// Appends `item` unless it is there already (first-appearance order).
+void add_once(std::vector<std::string>& items, const std::string& item) {
+  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+}
+
+// A task's variants in the order its rows first show them ({""} without a sweep).
+std::vector<std::string> variants_of(const TaskSummary& t) {
+  std::vector<std::string> seen;
+  for (const EncodingSummary& e : t.rows) add_once(seen, e.variant);
+  return seen;
+}
+
 void write_block(std::ostringstream& os, const std::string& comment, const std::vector<Band>& rows) {
   os << "# " << comment << "\n";
   if (rows.empty()) os << "0 NaN NaN NaN\n";  // keeps the block (and the index numbering)
@@ -112,11 +124,10 @@ PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& t
   std::map<std::string, std::pair<std::string, std::string>> cell;  // line -> encoding, variant
   for (const RunRecord& r : runs) {
     if (r.task != task) continue;
-    const std::string line = r.variant.empty() ? r.encoding : r.encoding + " (" + r.variant + ")";
-    if (!logs.count(line)) encs.push_back(line);
+    const std::string line = run_label(r.encoding, r.variant);
+    add_once(encs, line);
     cell[line] = {r.encoding, r.variant};
-    if (std::find(variants_seen.begin(), variants_seen.end(), r.variant) == variants_seen.end())
-      variants_seen.push_back(r.variant);
+    add_once(variants_seen, r.variant);
     logs[line].push_back(&r.log);
   }
   std::ostringstream dat;
@@ -221,10 +232,7 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
        << "set label " << quote("training " + std::to_string(t.min_len) + "-" + std::to_string(t.max_len)) << " at "
        << num(train_x) << ", graph 0.04 center font ',8'\n";
   gp << "plot ";
-  std::vector<std::string> variants_seen;
-  for (const EncodingSummary& e : t.rows)
-    if (std::find(variants_seen.begin(), variants_seen.end(), e.variant) == variants_seen.end())
-      variants_seen.push_back(e.variant);
+  const std::vector<std::string> variants_seen = variants_of(t);
   for (size_t i = 0; i < t.rows.size(); ++i)
     gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
        << " using 1:2:3:4 with yerrorlines lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
@@ -296,10 +304,7 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
     gp << "set arrow from " << t.max_len - 1 << ", graph 0 to " << t.max_len - 1
        << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
        << "set label 'longest trained distance' at " << t.max_len - 1 << ", graph 0.04 left offset 0.5,0 font ',8'\n";
-  std::vector<std::string> variants_seen;
-  for (const EncodingSummary& e : t.rows)
-    if (std::find(variants_seen.begin(), variants_seen.end(), e.variant) == variants_seen.end())
-      variants_seen.push_back(e.variant);
+  const std::vector<std::string> variants_seen = variants_of(t);
   gp << "plot ";
   for (size_t i = 0; i < t.rows.size(); ++i)
     gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i

@@ -7,6 +7,10 @@
 
 namespace ordo {
 
+std::string run_label(const std::string& encoding, const std::string& variant) {
+  return variant.empty() ? encoding : encoding + " (" + variant + ")";
+}
+
 std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed,
                            const std::string& variant) {
   return "/runs/" + task + "/" + encoding + "/" + (variant.empty() ? "" : variant + "/") + "seed" + std::to_string(seed);

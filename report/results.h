@@ -25,6 +25,9 @@ struct RunRecord {
   std::string variant;  // the varied settings of a swept study ("causal=true,layers=2"), "" otherwise
 };
 
+// How tables, findings and plots name a run's cell: "rope", or "rope (causal=true)".
+std::string run_label(const std::string& encoding, const std::string& variant);
+
 // "/runs/<task>/<encoding>/seed<k>", or with a variant "/runs/<task>/<encoding>/<variant>/seed<k>"
 std::string run_group_path(const std::string& task, const std::string& encoding, uint64_t seed,
                            const std::string& variant = "");

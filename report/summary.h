@@ -74,7 +74,7 @@ struct EncodingSummary {
   std::string encoding;
   std::string variant;  // a swept study's varied settings ("causal=true"), "" otherwise
   // How findings and plots name the row: "rope", or "rope (causal=true)".
-  std::string label() const { return variant.empty() ? encoding : encoding + " (" + variant + ")"; }
+  std::string label() const { return run_label(encoding, variant); }
   int seeds = 0;
   std::vector<SeedOutcome> per_seed;
   std::map<int64_t, Stat> acc;  // evaluation length (0 = training range) -> final accuracy

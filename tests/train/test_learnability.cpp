@@ -48,12 +48,17 @@ TrainConfig learnability_run(const std::string& task, const std::string& encodin
 // Accuracy on the evaluation set drawn from the training length range, after training.
 double final_accuracy(Trainer& t) { return t.log().eval.at(0).back().acc; }
 
+// Trains the run of `c` and returns final_accuracy.
+double trained_accuracy(const TrainConfig& c) {
+  Trainer t(c);
+  t.run();
+  return final_accuracy(t);
+}
+
 }  // namespace
 
 TEST_CASE("order: sinusoidal learns which of A and B comes first", "[train][learnability]") {
-  Trainer t(learnability_run("order", "sinusoidal", 1000, 1));
-  t.run();
-  CHECK(final_accuracy(t) >= 0.95);
+  CHECK(trained_accuracy(learnability_run("order", "sinusoidal", 1000, 1)) >= 0.95);
 }
 
 TEST_CASE("order: with no positional encoding the model sits exactly at chance", "[train][learnability]") {
@@ -69,50 +74,38 @@ TEST_CASE("order: with no positional encoding the model sits exactly at chance",
 }
 
 TEST_CASE("shift: rope learns y_i = x_{i-10}", "[train][learnability]") {
-  Trainer t(learnability_run("shift", "rope", 300, 1));
-  t.run();
-  CHECK(final_accuracy(t) >= 0.98);
+  CHECK(trained_accuracy(learnability_run("shift", "rope", 300, 1)) >= 0.98);
 }
 
 TEST_CASE("periodic: rope completes masked patterns far better than no encoding", "[train][learnability]") {
-  Trainer rope(learnability_run("periodic", "rope", 1000, 1));
-  Trainer none(learnability_run("periodic", "none", 1000, 1));
-  rope.run();
-  none.run();
-  INFO("rope " << final_accuracy(rope) << ", none " << final_accuracy(none));
-  CHECK(final_accuracy(rope) - final_accuracy(none) >= 0.2);
+  const double rope = trained_accuracy(learnability_run("periodic", "rope", 1000, 1));
+  const double none = trained_accuracy(learnability_run("periodic", "none", 1000, 1));
+  INFO("rope " << rope << ", none " << none);
+  CHECK(rope - none >= 0.2);
 }
 
 TEST_CASE("copy: rope learns to copy through blank answer slots, none only names one symbol for all", "[train][learnability]") {
-  Trainer rope(learnability_run("copy", "rope", 2000, 1));
-  Trainer none(learnability_run("copy", "none", 500, 1));
-  rope.run();
-  none.run();
-  INFO("rope " << final_accuracy(rope) << ", none " << final_accuracy(none));
-  CHECK(final_accuracy(rope) >= 0.9);
-  CHECK(final_accuracy(none) <= 0.4);
+  const double rope = trained_accuracy(learnability_run("copy", "rope", 2000, 1));
+  const double none = trained_accuracy(learnability_run("copy", "none", 500, 1));
+  INFO("rope " << rope << ", none " << none);
+  CHECK(rope >= 0.9);
+  CHECK(none <= 0.4);
 }
 
 TEST_CASE("reverse: rope learns to reverse", "[train][learnability]") {
-  Trainer t(learnability_run("reverse", "rope", 1500, 1));
-  t.run();
-  CHECK(final_accuracy(t) >= 0.9);
+  CHECK(trained_accuracy(learnability_run("reverse", "rope", 1500, 1)) >= 0.9);
 }
 
 TEST_CASE("sort: rope learns to sort", "[train][learnability]") {
-  Trainer t(learnability_run("sort", "rope", 1000, 1));
-  t.run();
-  CHECK(final_accuracy(t) >= 0.95);
+  CHECK(trained_accuracy(learnability_run("sort", "rope", 1000, 1)) >= 0.95);
 }
 
 TEST_CASE("flipflop: rope reads the last written bit, none only guesses the majority", "[train][learnability]") {
-  Trainer rope(learnability_run("flipflop", "rope", 500, 1));
-  Trainer none(learnability_run("flipflop", "none", 500, 1));
-  rope.run();
-  none.run();
-  INFO("rope " << final_accuracy(rope) << ", none " << final_accuracy(none));
-  CHECK(final_accuracy(rope) >= 0.97);
-  CHECK(final_accuracy(none) <= 0.8);
+  const double rope = trained_accuracy(learnability_run("flipflop", "rope", 500, 1));
+  const double none = trained_accuracy(learnability_run("flipflop", "none", 500, 1));
+  INFO("rope " << rope << ", none " << none);
+  CHECK(rope >= 0.97);
+  CHECK(none <= 0.8);
 }
 
 TEST_CASE("recall: rope looks up the queried key's value, none cannot pair keys with values", "[train][learnability]") {
@@ -124,11 +117,9 @@ TEST_CASE("recall: rope looks up the queried key's value, none cannot pair keys 
     c.eval_lens = {6};
     return c;
   };
-  Trainer rope(recall_run("rope", 2000));
-  Trainer none(recall_run("none", 500));
-  rope.run();
-  none.run();
-  INFO("rope " << final_accuracy(rope) << ", none " << final_accuracy(none));
-  CHECK(final_accuracy(rope) >= 0.95);
-  CHECK(final_accuracy(none) <= 0.7);
+  const double rope = trained_accuracy(recall_run("rope", 2000));
+  const double none = trained_accuracy(recall_run("none", 500));
+  INFO("rope " << rope << ", none " << none);
+  CHECK(rope >= 0.95);
+  CHECK(none <= 0.7);
 }
