@@ -55,6 +55,7 @@ Var mean_last(Tape& t, Var a);  // (..., n) -> (...)
 // ---- unary (core/ops/unary.cpp) --------------------------------------------------------
 Var exp(Tape& t, Var a);
 Var log(Tape& t, Var a);
+Var log1p(Tape& t, Var a);  // ln(1 + a), accurate where a is small
 Var tanh(Tape& t, Var a);
 Var relu(Tape& t, Var a);
 // GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).

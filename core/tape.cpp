@@ -13,6 +13,11 @@ namespace ordo {
 Parameter::Parameter(std::string n, Tensor v)
     : name(std::move(n)), value(std::move(v)), grad(Tensor::zeros(value.shape())) {}
 
+void Parameter::project() {
+  if (!bounded()) return;
+  for (int64_t i = 0; i < value.numel(); ++i) value[i] = std::min(std::max(value[i], lower), upper);
+}
+
 Tape::Tape() {
   static std::atomic<uint32_t> next_epoch{1};  // distinct epochs catch cross-tape use too
   epoch_ = next_epoch.fetch_add(1u << 20);

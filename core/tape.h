@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,13 +28,22 @@ namespace ordo {
 
 // A trainable tensor: a value, its accumulated gradient and a hierarchical name
 // ("blocks.0.attn.w_q"). Gradients accumulate over backward passes until zero_grad().
+//
+// A parameter may be bounded: after every optimizer update the trainer projects it back into
+// [lower, upper] (project()), the projected gradient method by which e.g. Kerple keeps its
+// kernel parameters positive (layers/posenc/kerple.cpp). Unbounded by default.
 struct Parameter {
   Parameter() = default;
   Parameter(std::string name, Tensor value);
   std::string name;
   Tensor value;
   Tensor grad;
+  Real lower = -std::numeric_limits<Real>::infinity();
+  Real upper = std::numeric_limits<Real>::infinity();
   void zero_grad() { grad.zero(); }
+  bool bounded() const { return lower > -std::numeric_limits<Real>::infinity() || upper < std::numeric_limits<Real>::infinity(); }
+  // Clamps every element into [lower, upper]; nothing to do when unbounded.
+  void project();
 };
 
 // A handle to a tape node. `epoch` ties it to one recording: after Tape::clear() it is

@@ -96,6 +96,7 @@ double Trainer::train_step() {
              " at step ", step_ + 1, hint);
   const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
   optimizer_->step(lr);
+  for (Parameter* p : params_) p->project();  // bounded parameters back into their range
   // A finite gradient can still overflow a parameter (a huge --lr); stop before that state
   // reaches a checkpoint.
   for (const Parameter* p : params_)

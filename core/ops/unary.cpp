@@ -2,6 +2,7 @@
 //
 //   exp:  y = e^x                        dx += dy * y
 //   log:  y = ln x                       dx += dy / x
+//   log1p: y = ln(1 + x)                 dx += dy / (1 + x)   (exact for small x, unlike log(1 + x))
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
@@ -74,6 +75,13 @@ Var log(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) { return std::log(x); });
   return t.push("log", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a)) accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return d / x; });
+  }, {a});
+}
+
+Var log1p(Tape& t, Var a) {
+  Tensor y = map(t.value(a), [](Real x) { return std::log1p(x); });
+  return t.push("log1p", std::move(y), [a](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a)) accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return d / (1 + x); });
   }, {a});
 }
 

@@ -142,11 +142,15 @@ TEST_CASE("reduction errors name the op and the shape", "[ops][reduce][errors]")
 
 // ---- unary ---------------------------------------------------------------------------------
 
-TEST_CASE("exp, log, tanh, relu, gelu values", "[ops][unary]") {
+TEST_CASE("exp, log, log1p, tanh, relu, gelu values", "[ops][unary]") {
   Tape t;
   Var x = t.input(T({5}, {-2, -1, 0, 1, 2}));
   require_close(t.value(ordo::exp(t, x)), {0.1353352832, 0.3678794412, 1, 2.7182818285, 7.3890560989}, 1e-6);
   require_close(t.value(ordo::log(t, t.input(T({3}, {1, 2, 0.5})))), {0, 0.6931471806, -0.6931471806});
+  // log1p keeps the digits that 1 + x would round away in float32.
+  const Tensor l1p = t.value(ordo::log1p(t, t.input(T({3}, {0, 1, 1e-7}))));
+  require_close(l1p, {0, 0.6931471806, 1e-7});
+  CHECK(l1p[2] == Approx(9.999999500e-8).epsilon(1e-6));  // relative: log(1 + 1e-7) in float32 is 1.19e-7
   require_close(t.value(ordo::tanh(t, t.input(T({3}, {0, 0.5, -1})))), {0, 0.4621171573, -0.7615941560});
   require_values(t.value(relu(t, x)), {5}, {0, 0, 0, 1, 2});
   // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))

@@ -92,6 +92,7 @@ inline void perturb(EncoderModel& model) {
   for (Parameter* p : model.parameters()) {
     CounterRng rng(7, hash64(p->name));
     for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.05 * rng.normal());
+    p->project();  // bounded parameters (kerple, fire) stay where training keeps them
   }
 }
 
