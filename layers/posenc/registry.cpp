@@ -20,6 +20,9 @@
   ORDO_ENCODING(rbf)        \
   ORDO_ENCODING(cyclic)     \
   ORDO_ENCODING(fourier2d)  \
+  ORDO_ENCODING(kerple_log) \
+  ORDO_ENCODING(kerple_power) \
+  ORDO_ENCODING(fire)       \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

@@ -111,3 +111,52 @@ TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
       },
       {uniform({B, L, 2, 6}, 40), uniform({B, L, 2, 6}, 41)}));
 }
+
+TEST_CASE("kerple r1 and r2 gradients through the bias hook (log and power kernels)", "[posenc][gradcheck]") {
+  for (const char* name : {"kerple_log", "kerple_power"}) {
+    INFO(name);
+    EncodingConfig cfg;
+    cfg.d_model = 8;
+    cfg.n_heads = 2;
+    cfg.seed = 5;
+    auto enc = make_encoding(name, cfg);
+    const int64_t L = 6;
+    Tensor R = uniform({cfg.n_heads, L, L}, 50);
+    auto loss = [&](Tape& t) {
+      auto b = enc->bias(t, Positions{1, L, {L}});
+      REQUIRE(b.has_value());
+      Var full = expand_relative(t, b->values, L, L);
+      return sum(t, mul(t, mul(t, full, full), t.input(R)));  // nonlinear in the bias
+    };
+    REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+  }
+}
+
+TEST_CASE("fire MLP, c and L_thr gradients through the bias hook", "[posenc][gradcheck]") {
+  for (bool causal : {false, true}) {
+    INFO("causal " << causal);
+    EncodingConfig cfg;
+    cfg.d_model = 8;
+    cfg.n_heads = 2;
+    cfg.causal = causal;
+    cfg.train_positions = 4;
+    cfg.seed = 6;
+    cfg.options.set("fire-hidden", "5");
+    auto enc = make_encoding("fire", cfg);
+    // Off the kinks: nonzero hidden biases (relu at x = 0) and a threshold between positions.
+    CounterRng rng(8, 9);
+    for (Parameter* p : enc->parameters()) {
+      for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
+      if (p->name == "posenc.fire.threshold") p->value[0] = Real(3.4);
+      if (p->name == "posenc.fire.c") p->value[0] = Real(0.3);
+    }
+    const int64_t L = 6;
+    Tensor R = uniform({cfg.n_heads, L, L}, 60);
+    auto loss = [&](Tape& t) {
+      auto b = enc->bias(t, Positions{1, L, {L}});
+      REQUIRE(b.has_value());
+      return sum(t, mul(t, mul(t, b->values, b->values), t.input(R)));
+    };
+    REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+  }
+}
