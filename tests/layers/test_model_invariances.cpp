@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 
 #include "core/ops.h"
 #include "layers/model.h"
@@ -206,5 +207,71 @@ TEST_CASE("packed rows give the padded path's outputs and gradients", "[layers][
         CHECK(max_diff(grad_p, grad_u) <= 1e-6);
       }
     }
+  }
+}
+
+TEST_CASE("rope's partial and scaled forms: padding, batching, packing and the unfused path agree", "[layers][padding][rope]") {
+  // The training length is 5, so sequences of 6 and more are scaled (s = n / 5, per
+  // sequence): each sequence's scale comes from its own length, never from the padding.
+  const std::vector<std::pair<std::string, std::string>> variants{
+      {"rope-scaling", "pi"}, {"rope-scaling", "ntk"}, {"rope-scaling", "yarn"}, {"rope-fraction", "0.5"}};
+  for (const auto& [option, value] : variants) {
+    for (bool causal : {false, true}) {
+      INFO("--" << option << " " << value << ", causal " << causal);
+      ModelConfig c = small_model("rope", HeadType::Token, causal);
+      c.posenc.train_positions = 5;
+      c.posenc.options.set(option, value);
+      EncoderModel model(c);
+      const int64_t n = 7, L = 12;
+      TensorI32 alone = random_tokens(1, n, 12, 41);
+      Tensor ref = logits_of(model, alone, {int32_t(n)});
+      TensorI32 batch = random_tokens(3, L, 12, 42);
+      for (int64_t t = 0; t < n; ++t) batch[1 * L + t] = alone[t];
+      const std::vector<int32_t> lengths{int32_t(L), int32_t(n), 4};
+      CHECK(max_diff(real_part(logits_of(model, batch, lengths), 1, n), real_part(ref, 0, n)) <= 1e-5);
+
+      c.pack_sequences = false;
+      EncoderModel padded(c);
+      c.fused_attention = false;
+      EncoderModel unfused(c);
+      auto [out_p, grad_p] = outputs_and_grads(model, batch, lengths);
+      auto [out_u, grad_u] = outputs_and_grads(padded, batch, lengths);
+      auto [out_r, grad_r] = outputs_and_grads(unfused, batch, lengths);
+      CHECK(max_diff(out_p, out_u) <= 1e-6);
+      CHECK(max_diff(grad_p, grad_u) <= 1e-6);
+      CHECK(max_diff(out_p, out_r) <= 1e-5);
+      CHECK(max_diff(grad_p, grad_r) <= 1e-5);
+    }
+  }
+}
+
+TEST_CASE("rope --rope-fraction 1 is rope and 0 is none (docs/spec.md §2.4)", "[layers][rope]") {
+  TensorI32 x = random_tokens(2, 9, 12, 51);
+  const std::vector<int32_t> lengths{9, 5};
+  // Weights well away from the N(0, 0.02) init, the same in every model (drawn by name), so
+  // that attention, and with it position, visibly moves the logits.
+  auto model = [](ModelConfig c) {
+    auto m = std::make_unique<EncoderModel>(c);
+    for (Parameter* p : m->parameters()) {
+      CounterRng rng(3, hash64(p->name));
+      for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
+    }
+    return m;
+  };
+  auto with = [](bool causal, const char* fraction) {
+    ModelConfig c = small_model("rope", HeadType::Token, causal);
+    c.posenc.options.set("rope-fraction", fraction);
+    return c;
+  };
+  for (bool causal : {false, true}) {
+    INFO("causal " << causal);
+    const Tensor rope = logits_of(*model(small_model("rope", HeadType::Token, causal)), x, lengths);
+    const Tensor none = logits_of(*model(small_model("none", HeadType::Token, causal)), x, lengths);
+    CHECK(logits_of(*model(with(causal, "1")), x, lengths).to_vector() == rope.to_vector());  // the same bits
+    CHECK(max_diff(logits_of(*model(with(causal, "0")), x, lengths).to_vector(), none.to_vector()) <= 1e-6);
+    // ...and a half is neither.
+    const Tensor half = logits_of(*model(with(causal, "0.5")), x, lengths);
+    CHECK(max_diff(half.to_vector(), none.to_vector()) > 1e-3);
+    CHECK(max_diff(half.to_vector(), rope.to_vector()) > 1e-3);
   }
 }
