@@ -36,8 +36,16 @@ std::string join(const std::vector<std::string>& items, const char* sep = ", ") 
 }
 
 // Every name known and listed once.
+// `all` alone stands for every registered name, in registry order.
+void expand_all(const char* flag, std::vector<std::string>& items, const std::vector<std::string>& known) {
+  if (std::find(items.begin(), items.end(), "all") == items.end()) return;
+  ORDO_CHECK(items.size() == 1, "--", flag, ": 'all' stands for every name and takes no others beside it; known: ",
+             join(known));
+  items = known;
+}
+
 void check_names(const char* flag, const std::vector<std::string>& items, const std::vector<std::string>& known) {
-  ORDO_CHECK(!items.empty(), "--", flag, " needs at least one name; known: ", join(known));
+  ORDO_CHECK(!items.empty(), "--", flag, " needs at least one name (or all); known: ", join(known));
   std::set<std::string> seen;
   for (const std::string& item : items) {
     ORDO_CHECK(std::find(known.begin(), known.end(), item) != known.end(), "--", flag, ": unknown name '", item,
@@ -101,7 +109,8 @@ std::string preamble(const StudySpec& spec, double wall, double run_seconds) {
 }  // namespace
 
 std::vector<std::pair<std::string, int64_t>> parse_task_steps(const std::string& text,
-                                                               const std::vector<std::string>& tasks) {
+                                                               const std::vector<std::string>& grid_tasks) {
+  const std::vector<std::string> tasks = grid_tasks == std::vector<std::string>{"all"} ? task_names() : grid_tasks;
   std::vector<std::pair<std::string, int64_t>> out;
   for (const std::string& item : split_list(text)) {
     const size_t eq = item.find('=');
@@ -186,6 +195,8 @@ bool StudyRun::finished() const {
 Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
   std::vector<std::string> encoding_list;
   for (const EncodingInfo& e : encodings()) encoding_list.push_back(e.name);
+  expand_all("tasks", spec_.tasks, task_names());
+  expand_all("encodings", spec_.encodings, encoding_list);
   check_names("tasks", spec_.tasks, task_names());
   check_names("encodings", spec_.encodings, encoding_list);
   ORDO_CHECK(spec_.seeds >= 1, "--seeds must be >= 1, got ", spec_.seeds);

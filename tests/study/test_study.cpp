@@ -8,6 +8,8 @@
 #include <iterator>
 #include <memory>
 
+#include "data/task.h"
+#include "layers/posenc/encoding.h"
 #include "report/results.h"
 #include "study/study.h"
 #include "tests/temp_dir.h"
@@ -51,6 +53,31 @@ TEST_CASE("study: a bad run is an error naming it, before anything is written", 
   CHECK_THROWS_WITH(parse_task_steps("order=0", {"order"}), Contains("at least 1 step"));
   CHECK_THROWS_WITH(parse_task_steps("copy=5", {"order"}), Contains("'copy' is not a task of this grid"));
   CHECK_FALSE(fs::exists(how.out));
+}
+
+TEST_CASE("study: --encodings all and --tasks all stand for every registered name", "[study]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.task_steps = {};
+  spec.encodings = {"all"};
+  spec.base.model.posenc.options.set("grid-w", "4");  // fourier2d needs a grid
+  {
+    Study study(spec, how);
+    REQUIRE(study.runs().size() == encodings().size());
+    for (size_t i = 0; i < encodings().size(); ++i) CHECK(study.runs()[i].config.model.encoding == encodings()[i].name);
+  }
+  spec.encodings = {"all", "rope"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("'all' stands for every name"));
+  spec.encodings = {"none"};
+  spec.tasks = {"all"};
+  {
+    Study study(spec, how);
+    CHECK(study.runs().size() == task_names().size());
+  }
+  CHECK(parse_task_steps("copy=5", {"all"}).size() == 1);
 }
 
 TEST_CASE("study: runs the grid, writes its files, and a resumed study skips what is finished", "[study]") {
