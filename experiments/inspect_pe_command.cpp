@@ -96,6 +96,7 @@ int run(const Args& args) {
       ec.d_model = D;
       ec.n_heads = H;
       ec.max_len = L;
+      ec.causal = encoding_info(name).causal_only;  // e.g. xpos: its causal form
       for (const OptionSpec& spec : encoding_info(name).options) ec.options.set(spec.name, p.option(spec.name));
       if (encoding_info(name).check) encoding_info(name).check(ec.options);
       own = make_encoding(name, ec);

@@ -223,7 +223,15 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
   const auto grid_variants = variants(spec_.vary);
   for (const std::string& task : spec_.tasks)
     for (const std::string& enc : spec_.encodings)
-      for (const auto& variant : grid_variants)
+      for (auto variant : grid_variants) {
+        // An encoding defined for causal attention only runs causal in a bidirectional
+        // grid, labelled like a varied setting; where the grid varies causal itself, its
+        // causal=true cell already holds it.
+        if (encoding_info(enc).causal_only) {
+          auto varied = std::find_if(variant.begin(), variant.end(), [](const auto& kv) { return kv.first == "causal"; });
+          if (varied != variant.end() && !parse_bool("causal", varied->second)) continue;
+          if (varied == variant.end() && !spec_.base.model.causal) variant.emplace_back("causal", "true");
+        }
         for (int64_t s = 0; s < spec_.seeds; ++s) {
           StudyRun r;
           r.config = spec_.base;
@@ -248,6 +256,7 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
           }
           runs_.push_back(std::move(r));
         }
+      }
   lock_ = OutputLock(out);  // every run checked: now the directory is ours alone
   remove_stale_temporaries(out);
 }

@@ -92,6 +92,10 @@ struct EncodingInfo {
   void (*check)(const Options&) = nullptr;
   // Part of the default comparison (`ordo compare` without --encodings, `ordo demo`).
   bool in_default_study = true;
+  // Defined for causal attention only (xpos: its scale grows without bound toward later
+  // keys): make_encoding refuses a bidirectional configuration, and a study runs the
+  // encoding causal, labelled "causal=true" (study/study.cpp).
+  bool causal_only = false;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each

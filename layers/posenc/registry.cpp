@@ -23,6 +23,7 @@
   ORDO_ENCODING(kerple_log) \
   ORDO_ENCODING(kerple_power) \
   ORDO_ENCODING(fire)       \
+  ORDO_ENCODING(xpos)       \
   /* end of the list: add new lines above this one */
 
 namespace ordo {
@@ -92,7 +93,10 @@ const EncodingInfo& encoding_info(const std::string& name) {
 }
 
 std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const EncodingConfig& cfg) {
-  return encoding_info(name).make(cfg);
+  const EncodingInfo& info = encoding_info(name);
+  ORDO_CHECK(cfg.causal || !info.causal_only, "encoding ", name,
+             " is defined for causal attention only: add --causal (ordo compare runs it causal by itself)");
+  return info.make(cfg);
 }
 
 }  // namespace ordo

@@ -19,7 +19,7 @@ TEST_CASE("whole-model gradients match finite differences for every encoding", "
       // hook as separate ops) that test_production_grads.cpp compares float32 against.
       const bool fused = head == HeadType::Token;
       INFO("encoding " << info.name << ", head " << head_name(head) << ", fused " << fused);
-      ModelConfig c = small_model(info.name, head, false, /*layers=*/1);
+      ModelConfig c = small_model(info.name, head, /*causal=*/info.causal_only, /*layers=*/1);
       c.fused_attention = fused;
       c.fused_epilogues = fused;
       c.d_model = 8;

@@ -152,6 +152,11 @@ row none "rope: the head width d_h = d_model / n_heads = 12 / 4 = 3 is odd" trai
 row none "fourier2d needs 2-D positions: pass --grid-w W" train --encoding fourier2d --out @OUT
 row none "fourier2d: d_model = 18 must be a positive multiple of 4" train --encoding fourier2d --grid-w 4 --d-model 18 --heads 2 --out @OUT
 row none "--grid-w must be >= 0" train --grid-w -2 --out @OUT
+row none "encoding xpos is defined for causal attention only: add --causal" train --encoding xpos --out @OUT
+row none "unknown --rope-scaling 'linear'; accepted: none, pi, ntk, yarn" train --rope-scaling linear --out @OUT
+row none "--rope-fraction must be in [0, 1], got 1.5" train --rope-fraction 1.5 --out @OUT
+row none "--fire-hidden must be >= 1, got 0" train --encoding fire --fire-hidden 0 --out @OUT
+row none "--encodings: 'all' stands for every name and takes no others beside it" compare --encodings all,rope --out @OUT
 row none "--pe-max-len 16 is below the training max_len 32" train --encoding learned --pe-max-len 16 --out @OUT
 row none "--pe-max-len must be >= 0" train --encoding learned --pe-max-len -1 --out @OUT
 row none "t5: --t5-buckets must be even and >= 4" train --encoding t5 --t5-buckets 3 --out @OUT

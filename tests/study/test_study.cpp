@@ -67,8 +67,22 @@ TEST_CASE("study: --encodings all and --tasks all stand for every registered nam
   {
     Study study(spec, how);
     REQUIRE(study.runs().size() == encodings().size());
-    for (size_t i = 0; i < encodings().size(); ++i) CHECK(study.runs()[i].config.model.encoding == encodings()[i].name);
+    for (size_t i = 0; i < encodings().size(); ++i) {
+      const StudyRun& r = study.runs()[i];
+      CHECK(r.config.model.encoding == encodings()[i].name);
+      // A bidirectional grid runs an encoding defined for causal attention only causal, labelled.
+      CHECK(r.config.model.causal == encodings()[i].causal_only);
+      CHECK(r.variant == (encodings()[i].causal_only ? "causal=true" : ""));
+    }
   }
+  spec.encodings = {"xpos", "none"};
+  spec.vary = parse_vary({"causal=false,true"});
+  {
+    Study study(spec, how);  // xpos only in the causal=true cell
+    REQUIRE(study.runs().size() == 3);
+    CHECK(study.runs()[0].label() == "order/xpos/causal=true/seed0");
+  }
+  spec.vary = {};
   spec.encodings = {"all", "rope"};
   CHECK_THROWS_WITH(Study(spec, how), Contains("'all' stands for every name"));
   spec.encodings = {"none"};
