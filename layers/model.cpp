@@ -83,6 +83,14 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
     Lx = L + 1;
   }
   Positions pos = make_positions(Lx, lens);
+  if (!opt.positions.empty()) {
+    ORDO_CHECK(static_cast<int64_t>(opt.positions.size()) == Lx, "model: ", opt.positions.size(),
+               " randomized positions for ", Lx, " tokens");
+    for (size_t i = 0; i < opt.positions.size(); ++i)
+      ORDO_CHECK(opt.positions[i] >= 0 && (i == 0 || opt.positions[i] > opt.positions[i - 1]),
+                 "model: randomized positions must be non-negative and strictly increasing");
+    pos.index = opt.positions;
+  }
   std::optional<Var> omask;  // none when no position is padding
   if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
     omask = t.input(output_mask(pos));

@@ -31,7 +31,11 @@ struct TrainConfig {
   bool same_length = true;       // one length per training batch: no padding FLOPs
   bool check_numerics = false;   // scan every op output; name the first non-finite one
   std::string head;              // "" = the task's head; "cls" = a learned cls token
-  int64_t pe_max_len = 0;        // learned table rows / rbf span; 0 = the training max_len
+  int64_t pe_max_len = 0;        // learned table rows / rbf span; 0 = the training max_len (or N below)
+  // Randomized positions (train/random_positions.h): training positions drawn from [0, N);
+  // 0 = off. Evaluation uses 0..n-1 unless random_positions_eval.
+  int64_t random_positions = 0;
+  bool random_positions_eval = false;
 };
 
 }  // namespace ordo

@@ -149,6 +149,10 @@ std::vector<Setting> build_table() {
       uint_setting("seed", "training", "seed of initialisation, data and dropout", [](C& c) -> auto& { return c.seed; }),
       bool_setting("same-length", "training", "one length per training batch (no padding)",
                    [](C& c) -> auto& { return c.same_length; }),
+      int_setting("random-positions", "training",
+                  "N > 0: each training batch sits at a sorted random sample of distinct positions from [0, N) "
+                  "(randomized positional encodings; N above every evaluation length); 0 = off",
+                  [](C& c) -> auto& { return c.random_positions; }),
 
       int_setting("eval-every", "evaluation", "evaluate every N steps (and at the last)", [](C& c) -> auto& { return c.eval_every; }),
       Setting{"eval-lens", "evaluation",
@@ -158,6 +162,9 @@ std::vector<Setting> build_table() {
       int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
       uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
                    [](C& c) -> auto& { return c.eval_seed; }),
+      bool_setting("random-positions-eval", "evaluation",
+                   "with --random-positions: evaluate at sampled positions too (as Ruoss et al.'s code), not 0..n-1",
+                   [](C& c) -> auto& { return c.random_positions_eval; }),
 
       bool_setting("check-numerics", "runtime", "scan every op for NaN/Inf and name the first", [](C& c) -> auto& {
         return c.check_numerics; }, false),
@@ -253,6 +260,14 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
   const EncodingInfo& encoding = encoding_info(c.model.encoding);  // an unknown name lists the known ones
   if (encoding.check) encoding.check(c.model.posenc.options);
+  ORDO_CHECK(c.random_positions >= 0, "--random-positions must be >= 0 (0 = off), got ", c.random_positions);
+  ORDO_CHECK(c.random_positions == 0 || encoding.takes_random_positions, "--random-positions: encoding ", encoding.name,
+             " does not take randomized positions; drop the flag or choose another encoding");
+  ORDO_CHECK(c.random_positions > 0 || !c.random_positions_eval,
+             "--random-positions-eval needs --random-positions N");
+  for (int64_t len : c.eval_lens)
+    ORDO_CHECK(c.random_positions == 0 || len < c.random_positions, "--random-positions ", c.random_positions,
+               " must exceed every evaluation length; --eval-lens has ", len);
   task_info(c.task.name);
   if (!c.head.empty()) parse_head(c.head);
 }

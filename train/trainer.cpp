@@ -1,6 +1,7 @@
 #include "train/settings.h"
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -8,6 +9,7 @@
 
 #include "core/rng.h"
 #include "train/memory.h"
+#include "train/random_positions.h"
 #include "train/version.h"
 
 namespace ordo {
@@ -49,7 +51,8 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
   m.head = choose_head(cfg, task);
   m.seed = cfg.seed;
   const int64_t positions = task.max_len() + (m.head == HeadType::Cls ? 1 : 0);
-  m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : positions;
+  // Randomized positions reach N - 1: the learned table then has N rows, rbf spans [0, N).
+  m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : cfg.random_positions > 0 ? cfg.random_positions : positions;
   m.posenc.train_positions = positions;
   return m;
 }
@@ -59,6 +62,15 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   task_ = make_task(cfg_.task);
   cfg_.task = task_->config();  // the length range resolved to numbers
   cfg_.model = model_config(cfg_, *task_);
+  if (cfg_.random_positions > 0) {  // every position a training or evaluation sequence takes
+    const int64_t extra = cfg_.model.head == HeadType::Cls ? 1 : 0;
+    int64_t longest = task_->max_len();
+    for (int64_t len : cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens)
+      longest = std::max(longest, len);
+    ORDO_CHECK(longest + extra < cfg_.random_positions, "--random-positions ", cfg_.random_positions,
+               " must exceed every training and evaluation length", extra ? " (+1 for the cls token)" : "",
+               ": the longest is ", longest + extra, "; choose N > ", longest + extra);
+  }
   check_memory(cfg_, *task_);  // settings that cannot fit are refused before allocating
   model_ = std::make_unique<EncoderModel>(cfg_.model);
   params_ = model_->parameters();
@@ -76,6 +88,9 @@ double Trainer::train_step() {
   fo.training = true;
   fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
   fo.step = static_cast<uint64_t>(step_);
+  if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step
+    fo.positions = random_positions(mix64(cfg_.seed ^ 0x9A2D05ull), static_cast<uint64_t>(step_),
+                                    batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0), cfg_.random_positions);
   double value = 0;
   try {
     ForwardResult r = model_->forward(tape_, batch.tokens, batch.lengths, fo);
@@ -121,7 +136,13 @@ std::vector<EvalResult> Trainer::evaluate() {
       const Batch& batch = set.batches[static_cast<size_t>(i)];
       tape_.clear();
       NoGradGuard guard(tape_);
-      ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths);
+      ForwardOptions fo;
+      if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
+        fo.positions = random_positions(mix64(cfg_.eval_seed ^ 0x9A2D05ull),
+                                        (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
+                                        batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0),
+                                        cfg_.random_positions);
+      ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);
       r.counts.add(score_batch(tape_.value(fr.logits), batch));
       if (eval_observer_) eval_observer_(set.length, i + 1, batches, seconds_since(t0));
     }

@@ -37,24 +37,37 @@ class AlibiEncoding final : public PositionalEncoding {
       : heads_(cfg.n_heads), causal_(cfg.causal), slopes_(alibi_slopes(cfg.n_heads)) {}
   std::string name() const override { return "alibi"; }
 
-  // (H, 2L - 1): entry [h, j] with j = (u - t) + L - 1.
+  // (H, 2L - 1): entry [h, j] with j = (u - t) + L - 1; with randomized positions the full
+  // (H, L, L) of the positions' differences.
   std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
     ORDO_CHECK(pos.length > 0, "alibi: Positions.length must be positive, got ", pos.length);
+    if (!pos.contiguous()) return AttentionBias{t.input(full(pos)), false};
     return AttentionBias{t.input(tables_.get(pos.length, [&] { return relative(pos.length); })), true};
   }
 
  private:
+  // The bias of head h between a query and a key `delta` = u - t positions apart.
+  Real value(int64_t h, double delta) const {
+    return static_cast<Real>(causal_ ? (delta <= 0 ? slopes_[h] * delta : 0.0)  // -m (t - u)
+                                     : -slopes_[h] * std::fabs(delta));
+  }
+
   // (H, 2L - 1).
   Tensor relative(int64_t L) const {
     const int64_t W = 2 * L - 1;
     Tensor bias = Tensor::empty(Shape{heads_, W});
     for (int64_t h = 0; h < heads_; ++h)
-      for (int64_t j = 0; j < W; ++j) {
-        const double delta = static_cast<double>(j - (L - 1));  // u - t
-        const double b = causal_ ? (delta <= 0 ? slopes_[h] * delta : 0.0)  // -m (t - u)
-                                 : -slopes_[h] * std::fabs(delta);
-        bias[h * W + j] = static_cast<Real>(b);
-      }
+      for (int64_t j = 0; j < W; ++j) bias[h * W + j] = value(h, static_cast<double>(j - (L - 1)));
+    return bias;
+  }
+
+  // (H, L, L) at positions pos.at(t), pos.at(u).
+  Tensor full(const Positions& pos) const {
+    const int64_t L = pos.length;
+    Tensor bias = Tensor::empty(Shape{heads_, L, L});
+    for (int64_t h = 0; h < heads_; ++h)
+      for (int64_t q = 0; q < L; ++q)
+        for (int64_t k = 0; k < L; ++k) bias[(h * L + q) * L + k] = value(h, static_cast<double>(pos.at(k) - pos.at(q)));
     return bias;
   }
 

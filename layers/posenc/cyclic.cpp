@@ -28,6 +28,7 @@ class CyclicEncoding final : public PositionalEncoding {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "cyclic: embed needs x of shape (B, L, ", d_, "), got ", s);
     const int64_t B = s[0], L = s[1];
+    ORDO_CHECK(pos.contiguous(), "cyclic does not take randomized positions: its angle is a share of the sequence length");
     ORDO_CHECK(pos.lengths.empty() || static_cast<int64_t>(pos.lengths.size()) == B,
                "cyclic: Positions.lengths has ", pos.lengths.size(), " entries for a batch of ", B);
     Tensor pe = Tensor::zeros(Shape{B, L, d_});
@@ -62,6 +63,7 @@ EncodingInfo encoding_info_cyclic() {
         return std::make_unique<CyclicEncoding>(c);
       },
       .in_default_study = false,  // an extra of ordo's, outside the default grid
+      .takes_random_positions = false,  // its angle is a share of the sequence length
   };
 }
 

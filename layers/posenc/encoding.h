@@ -24,11 +24,18 @@
 namespace ordo {
 
 // Where the tokens of a batch sit. Sequences are left-aligned: token t of every sequence
-// is at position t (0-based); positions >= lengths[b] are padding.
+// is at position t (0-based); tokens t >= lengths[b] are padding. With randomized positions
+// (Ruoss et al. 2023; docs/spec.md §2.12) token t sits at index[t] instead, the same for
+// every sequence of the batch: strictly increasing, so order is kept, but with gaps. An
+// encoding reads positions through at(t) and must not assume 0..L-1 unless contiguous().
 struct Positions {
   int64_t batch = 0;
   int64_t length = 0;            // padded length L
   std::vector<int32_t> lengths;  // real length of each sequence, size batch
+  std::vector<int32_t> index;    // empty: token t at position t; else size L, increasing
+
+  int64_t at(int64_t t) const { return index.empty() ? t : index[static_cast<size_t>(t)]; }
+  bool contiguous() const { return index.empty(); }
 };
 
 // The values of every registered encoding's options (EncodingInfo::options), at their
@@ -92,6 +99,10 @@ struct EncodingInfo {
   void (*check)(const Options&) = nullptr;
   // Part of the default comparison (`ordo compare` without --encodings, `ordo demo`).
   bool in_default_study = true;
+  // Reads positions through Positions::at, so that randomized positions (--random-positions)
+  // reach it; false: such a run is refused (cyclic and fourier2d tie positions to a
+  // sequence's length or a grid, where a random subset has no meaning).
+  bool takes_random_positions = true;
   // Defined for causal attention only (xpos: its scale grows without bound toward later
   // keys): make_encoding refuses a bidirectional configuration, and a study runs the
   // encoding causal, labelled "causal=true" (study/study.cpp).

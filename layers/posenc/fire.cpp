@@ -50,7 +50,7 @@ class FireEncoding final : public PositionalEncoding {
   std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
     ORDO_CHECK(pos.length > 0, "fire: Positions.length must be positive, got ", pos.length);
     const int64_t L = pos.length;
-    const Grid& g = grids_.get(L, [&] { return make_grid(L); });
+    const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
     Var c = t.param(c_);
     Var psi_distance = log1p(t, mul(t, c, t.input(g.distance)));  // (L^2, 1)
     // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
@@ -77,14 +77,17 @@ class FireEncoding final : public PositionalEncoding {
     Tensor reach;     // max(i, j); i when causal (keys after i are masked)
   };
 
-  Grid make_grid(int64_t L) const {
+  // At positions pos.at(i), pos.at(j).
+  Grid make_grid(const Positions& pos) const {
+    const int64_t L = pos.length;
     Grid g{Tensor::empty(Shape{L * L, 1}), Tensor::empty(Shape{L * L, 1}), Tensor::empty(Shape{L * L, 1})};
     for (int64_t i = 0; i < L; ++i)
       for (int64_t j = 0; j < L; ++j) {
         const int64_t r = i * L + j;
-        g.distance[r] = static_cast<Real>(i > j ? i - j : j - i);
-        g.sign[r] = static_cast<Real>(i > j ? 1 : (i < j ? -1 : 0));
-        g.reach[r] = static_cast<Real>(causal_ ? i : std::max(i, j));
+        const int64_t pi = pos.at(i), pj = pos.at(j);
+        g.distance[r] = static_cast<Real>(pi > pj ? pi - pj : pj - pi);
+        g.sign[r] = static_cast<Real>(pi > pj ? 1 : (pi < pj ? -1 : 0));
+        g.reach[r] = static_cast<Real>(causal_ ? pi : std::max(pi, pj));
       }
     return g;
   }

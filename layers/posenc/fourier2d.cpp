@@ -26,7 +26,8 @@ class Fourier2dEncoding final : public PositionalEncoding {
   std::string name() const override { return "fourier2d"; }
 
   // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
-  Var embed(Tape& t, Var x, const Positions&) override {
+  Var embed(Tape& t, Var x, const Positions& pos) override {
+    ORDO_CHECK(pos.contiguous(), "fourier2d does not take randomized positions: its positions are grid cells");
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "fourier2d: embed needs x of shape (B, L, ", d_,
                "), got ", s);
@@ -73,6 +74,7 @@ EncodingInfo encoding_info_fourier2d() {
                                             "(t mod W, t div W)");
       },
       .in_default_study = false,  // an extra of ordo's, outside the default grid
+      .takes_random_positions = false,  // its positions are grid cells
   };
 }
 

@@ -19,6 +19,7 @@
 // fused attention expands on the fly, with its gradient to r1 and r2 through the tape ops.
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 #include "core/ops.h"
 #include "core/rng.h"
@@ -63,7 +64,10 @@ class KerpleEncoding final : public PositionalEncoding {
     ORDO_CHECK(pos.length > 0, name(), ": Positions.length must be positive, got ", pos.length);
     const Shape per_head{heads_, 1};
     Var r1 = reshape(t, t.param(r1_), per_head), r2 = reshape(t, t.param(r2_), per_head);
-    const Distances& d = distances_.get(pos.length, [&] { return make_distances(pos.length); });
+    // Relative (H, 2L - 1) for contiguous positions; with randomized positions the distances
+    // of every (query, key) pair, (H, L^2), returned as the full (H, L, L).
+    const Distances d = pos.contiguous() ? distances_.get(pos.length, [&] { return make_distances(relative_distances(pos.length)); })
+                                         : make_distances(pair_distances(pos));
     Var kernel;  // (H, 2L - 1), >= 0
     if (kernel_ == Kernel::Log) {
       kernel = mul(t, r1, log1p(t, mul(t, r2, t.input(d.distance))));
@@ -73,7 +77,9 @@ class KerpleEncoding final : public PositionalEncoding {
       Var power = mul(t, exp(t, mul(t, r2, t.input(d.log_distance))), t.input(d.nonzero));
       kernel = mul(t, r1, power);
     }
-    return AttentionBias{scale(t, kernel, Real(-1)), true};
+    Var bias = scale(t, kernel, Real(-1));
+    if (pos.contiguous()) return AttentionBias{bias, true};
+    return AttentionBias{reshape(t, bias, Shape{heads_, pos.length, pos.length}), false};
   }
 
   std::vector<Parameter*> parameters() override { return {&r1_, &r2_}; }
@@ -85,11 +91,25 @@ class KerpleEncoding final : public PositionalEncoding {
     Tensor nonzero;       // (1, 2L - 1): 1 where d > 0
   };
 
-  static Distances make_distances(int64_t L) {
-    const int64_t W = 2 * L - 1;
+  // |u - t| of the relative layout: entry j = (u - t) + L - 1.
+  static std::vector<double> relative_distances(int64_t L) {
+    std::vector<double> out;
+    for (int64_t j = 0; j < 2 * L - 1; ++j) out.push_back(std::fabs(static_cast<double>(j - (L - 1))));
+    return out;
+  }
+  // |pos.at(u) - pos.at(t)| of every (query t, key u), row-major.
+  static std::vector<double> pair_distances(const Positions& pos) {
+    std::vector<double> out;
+    for (int64_t q = 0; q < pos.length; ++q)
+      for (int64_t k = 0; k < pos.length; ++k) out.push_back(std::fabs(static_cast<double>(pos.at(k) - pos.at(q))));
+    return out;
+  }
+
+  static Distances make_distances(const std::vector<double>& distances) {
+    const int64_t W = static_cast<int64_t>(distances.size());
     Distances d{Tensor::empty(Shape{1, W}), Tensor::empty(Shape{1, W}), Tensor::empty(Shape{1, W})};
     for (int64_t j = 0; j < W; ++j) {
-      const double dist = std::fabs(static_cast<double>(j - (L - 1)));
+      const double dist = distances[static_cast<size_t>(j)];
       d.distance[j] = static_cast<Real>(dist);
       d.log_distance[j] = static_cast<Real>(dist > 0 ? std::log(dist) : 0.0);
       d.nonzero[j] = dist > 0 ? Real(1) : Real(0);

@@ -30,14 +30,14 @@ class LearnedEncoding final : public PositionalEncoding {
   std::string name() const override { return "learned"; }
 
   // x (B, L, d) -> x + P[clamp(t)], the (L, d) gather broadcast over the batch.
-  Var embed(Tape& t, Var x, const Positions&) override {
+  Var embed(Tape& t, Var x, const Positions& positions) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "learned: embed needs x of shape (B, L, ", d_,
                "), got ", s);
     const int64_t L = s[1];
     TensorI32 ids = TensorI32::empty(Shape{L});
-    for (int64_t pos = 0; pos < L; ++pos)
-      ids[pos] = static_cast<int32_t>(std::min<int64_t>(pos, max_len_ - 1));
+    for (int64_t r = 0; r < L; ++r)
+      ids[r] = static_cast<int32_t>(std::min<int64_t>(positions.at(r), max_len_ - 1));
     return add(t, x, embedding(t, t.param(table_), ids));  // (B, L, d) + (L, d)
   }
 

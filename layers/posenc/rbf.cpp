@@ -28,21 +28,22 @@ class RbfEncoding final : public PositionalEncoding {
   std::string name() const override { return "rbf"; }
 
   // x (B, L, d) -> x + phi, phi (L, d) broadcast over the batch.
-  Var embed(Tape& t, Var x, const Positions&) override {
+  Var embed(Tape& t, Var x, const Positions& pos) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "rbf: embed needs x of shape (B, L, ", d_, "), got ", s);
     const int64_t L = s[1];
-    return add(t, x, t.input(tables_.get(L, [&] { return table(L); })));
+    if (!pos.contiguous()) return add(t, x, t.input(table(pos, L)));  // randomized: new every batch
+    return add(t, x, t.input(tables_.get(L, [&] { return table(pos, L); })));
   }
 
  private:
-  // phi (L, d).
-  Tensor table(int64_t L) const {
+  // phi (L, d), row r at position pos.at(r).
+  Tensor table(const Positions& positions, int64_t L) const {
     Tensor phi = Tensor::empty(Shape{L, d_});
-    for (int64_t pos = 0; pos < L; ++pos)
+    for (int64_t r = 0; r < L; ++r)
       for (int64_t j = 0; j < d_; ++j) {
-        const double diff = static_cast<double>(pos) - static_cast<double>(j) * spacing_;  // t - c_j
-        phi[pos * d_ + j] = static_cast<Real>(std::exp(-diff * diff / (2 * sigma_ * sigma_)));
+        const double diff = static_cast<double>(positions.at(r)) - static_cast<double>(j) * spacing_;  // t - c_j
+        phi[r * d_ + j] = static_cast<Real>(std::exp(-diff * diff / (2 * sigma_ * sigma_)));
       }
     return phi;
   }

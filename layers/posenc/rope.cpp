@@ -71,7 +71,7 @@ class RotaryEncoding final : public PositionalEncoding {
                "), got ", sq);
     ORDO_CHECK(t.shape(k) == sq, "rope: q and k shapes differ: ", sq, " vs ", t.shape(k));
     const int64_t B = sq[0], L = sq[1], H = sq[2];
-    auto [cos, sin] = scaled(pos) ? per_sequence_tables(pos, B, L, H) : tables(L, H, 1.0);
+    auto [cos, sin] = scaled(pos) ? per_sequence_tables(pos, B, L, H) : tables(pos, L, H, 1.0);
     const Shape rows{B, L, H * d_head_};
     return {reshape(t, rotate_pairs(t, reshape(t, q, rows), cos, sin), sq),
             reshape(t, rotate_pairs(t, reshape(t, k, rows), cos, sin), sq)};
@@ -81,7 +81,7 @@ class RotaryEncoding final : public PositionalEncoding {
   // has per-sequence tables and goes through rotate().
   std::optional<std::pair<Tensor, Tensor>> rotation_tables(const Positions& pos, int64_t heads) override {
     if (scaled(pos)) return std::nullopt;
-    return tables(pos.length, heads, 1.0);
+    return tables(pos, pos.length, heads, 1.0);
   }
 
  private:
@@ -115,18 +115,21 @@ class RotaryEncoding final : public PositionalEncoding {
     return {theta, factor};
   }
 
-  std::pair<Tensor, Tensor> tables(int64_t L, int64_t H, double s) {
-    return tables_.get({L, H, s}, [&] { return angles(L, H, s); });
+  // Contiguous positions are cached by (L, H, s); randomized ones change every batch.
+  std::pair<Tensor, Tensor> tables(const Positions& pos, int64_t L, int64_t H, double s) {
+    if (!pos.contiguous()) return angles(pos, L, H, s);
+    return tables_.get({L, H, s}, [&] { return angles(pos, L, H, s); });
   }
 
-  // cos, sin (L, H d_h/2) at scale s: factor * cos(t theta_i), once per head.
-  std::pair<Tensor, Tensor> angles(int64_t L, int64_t H, double s) const {
+  // cos, sin (L, H d_h/2) at scale s: factor * cos(t theta_i), t = positions.at(row), once
+  // per head.
+  std::pair<Tensor, Tensor> angles(const Positions& positions, int64_t L, int64_t H, double s) const {
     const int64_t half = d_head_ / 2;
     const auto [theta, factor] = frequencies(s);
     Tensor cos = Tensor::empty(Shape{L, H * half}), sin = Tensor::empty(Shape{L, H * half});
     for (int64_t pos = 0; pos < L; ++pos)
       for (int64_t i = 0; i < half; ++i) {
-        const double a = static_cast<double>(pos) * theta[static_cast<size_t>(i)];
+        const double a = static_cast<double>(positions.at(pos)) * theta[static_cast<size_t>(i)];
         for (int64_t h = 0; h < H; ++h) {
           cos[(pos * H + h) * half + i] = static_cast<Real>(factor * std::cos(a));
           sin[(pos * H + h) * half + i] = static_cast<Real>(factor * std::sin(a));
@@ -142,7 +145,7 @@ class RotaryEncoding final : public PositionalEncoding {
     const int64_t n = L * H * (d_head_ / 2);
     Tensor cos = Tensor::empty(Shape{B, L, H * (d_head_ / 2)}), sin = Tensor::empty(cos.shape());
     for (int64_t b = 0; b < B; ++b) {
-      const auto [c, s] = tables(L, H, scale_of(pos.lengths[static_cast<size_t>(b)]));
+      const auto [c, s] = tables(pos, L, H, scale_of(pos.lengths[static_cast<size_t>(b)]));
       std::copy(c.data(), c.data() + n, cos.data() + b * n);
       std::copy(s.data(), s.data() + n, sin.data() + b * n);
     }

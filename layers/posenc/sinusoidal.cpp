@@ -23,23 +23,24 @@ class SinusoidalEncoding final : public PositionalEncoding {
   std::string name() const override { return "sinusoidal"; }
 
   // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
-  Var embed(Tape& t, Var x, const Positions&) override {
+  Var embed(Tape& t, Var x, const Positions& pos) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "sinusoidal: embed needs x of shape (B, L, ", d_,
                "), got ", s);
     const int64_t L = s[1];
-    return add(t, x, t.input(tables_.get(L, [&] { return table(L); })));
+    if (!pos.contiguous()) return add(t, x, t.input(table(pos, L)));  // randomized: new every batch
+    return add(t, x, t.input(tables_.get(L, [&] { return table(pos, L); })));
   }
 
  private:
-  // PE (L, d).
-  Tensor table(int64_t L) const {
+  // PE (L, d), row t the encoding of position pos.at(t).
+  Tensor table(const Positions& positions, int64_t L) const {
     Tensor pe = Tensor::empty(Shape{L, d_});
-    for (int64_t pos = 0; pos < L; ++pos)
+    for (int64_t r = 0; r < L; ++r)
       for (int64_t j = 0; j < d_; ++j) {
         const double w = std::pow(10000.0, -static_cast<double>(j - j % 2) / static_cast<double>(d_));
-        const double a = static_cast<double>(pos) * w;
-        pe[pos * d_ + j] = static_cast<Real>(j % 2 == 0 ? std::sin(a) : std::cos(a));
+        const double a = static_cast<double>(positions.at(r)) * w;
+        pe[r * d_ + j] = static_cast<Real>(j % 2 == 0 ? std::sin(a) : std::cos(a));
       }
     return pe;
   }

@@ -65,9 +65,19 @@ class T5Encoding final : public PositionalEncoding {
         table_("posenc.t5_bias", initial_table(cfg)) {}
   std::string name() const override { return "t5"; }
 
-  // (H, 2L - 1): entry [h, j] = B[bucket(j - (L - 1)), h], gathered so B gets gradients.
+  // (H, 2L - 1): entry [h, j] = B[bucket(j - (L - 1)), h], gathered so B gets gradients;
+  // with randomized positions the full (H, L, L) of the positions' differences.
   std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
     ORDO_CHECK(pos.length > 0, "t5: Positions.length must be positive, got ", pos.length);
+    if (!pos.contiguous()) {
+      const int64_t L = pos.length;
+      TensorI32 ids = TensorI32::empty(Shape{L * L});
+      for (int64_t q = 0; q < L; ++q)
+        for (int64_t k = 0; k < L; ++k)
+          ids[q * L + k] = static_cast<int32_t>(t5_bucket(pos.at(k) - pos.at(q), buckets_, max_distance_, true));
+      Var pairs = embedding(t, t.param(table_), ids);  // (L^2, H)
+      return AttentionBias{reshape(t, permute(t, pairs, {1, 0}), Shape{table_.value.dim(1), L, L}), false};
+    }
     const int64_t W = 2 * pos.length - 1;
     TensorI32 ids = TensorI32::empty(Shape{W});
     for (int64_t j = 0; j < W; ++j)

@@ -15,6 +15,7 @@
 // padding changes nothing. q and k scale differently, so the rotation cannot run inside the
 // shared projection (rotation_tables): it goes through the rotate hook.
 #include <cmath>
+#include <memory>
 #include <tuple>
 
 #include "core/ops.h"
@@ -49,7 +50,8 @@ class XposEncoding final : public PositionalEncoding {
     bool one_centre = true;
     for (int32_t n : pos.lengths) one_centre = one_centre && n / 2 == pos.lengths[0] / 2;
     if (one_centre) {  // one table for the batch: (L, H d_h / 2)
-      const Tables& tb = tables(L, H, pos.lengths[0] / 2);
+      const auto held = tables(pos, L, H, pos.lengths[0] / 2);
+      const Tables& tb = *held;
       return {reshape(t, rotate_pairs(t, qr, tb.cos_q, tb.sin_q), sq),
               reshape(t, rotate_pairs(t, kr, tb.cos_k, tb.sin_k), sq)};
     }
@@ -58,7 +60,8 @@ class XposEncoding final : public PositionalEncoding {
     Tables all{Tensor::empty(Shape{B, L, H * (d_head_ / 2)}), Tensor::empty(Shape{B, L, H * (d_head_ / 2)}),
                Tensor::empty(Shape{B, L, H * (d_head_ / 2)}), Tensor::empty(Shape{B, L, H * (d_head_ / 2)})};
     for (int64_t b = 0; b < B; ++b) {
-      const Tables& tb = tables(L, H, pos.lengths[static_cast<size_t>(b)] / 2);
+      const auto held = tables(pos, L, H, pos.lengths[static_cast<size_t>(b)] / 2);
+      const Tables& tb = *held;
       for (auto [from, to] : {std::pair{&tb.cos_q, &all.cos_q}, {&tb.sin_q, &all.sin_q}, {&tb.cos_k, &all.cos_k},
                               {&tb.sin_k, &all.sin_k}})
         std::copy(from->data(), from->data() + n, to->data() + b * n);
@@ -72,20 +75,25 @@ class XposEncoding final : public PositionalEncoding {
     Tensor cos_q, sin_q, cos_k, sin_k;  // (L, H d_h / 2): rope's angles times the q or k scale
   };
 
-  const Tables& tables(int64_t L, int64_t H, int64_t centre) {
-    return *tables_.get({L, H, centre}, [&] { return std::make_shared<const Tables>(build(L, H, centre)); });
+  // Contiguous positions are cached by (L, H, centre token); randomized ones change every
+  // batch.
+  std::shared_ptr<const Tables> tables(const Positions& pos, int64_t L, int64_t H, int64_t centre) {
+    if (!pos.contiguous()) return std::make_shared<const Tables>(build(pos, L, H, centre));
+    return tables_.get({L, H, centre}, [&] { return std::make_shared<const Tables>(build(pos, L, H, centre)); });
   }
 
-  Tables build(int64_t L, int64_t H, int64_t centre) const {
+  // Rows at positions.at(row); the centre c is the position of token `centre`.
+  Tables build(const Positions& positions, int64_t L, int64_t H, int64_t centre) const {
     const int64_t half = d_head_ / 2;
     const double dh = static_cast<double>(d_head_);
     Tables tb{Tensor::empty(Shape{L, H * half}), Tensor::empty(Shape{L, H * half}), Tensor::empty(Shape{L, H * half}),
               Tensor::empty(Shape{L, H * half})};
     for (int64_t m = 0; m < L; ++m)
       for (int64_t i = 0; i < half; ++i) {
-        const double a = static_cast<double>(m) * std::pow(kBase, -2.0 * static_cast<double>(i) / dh);
+        const double p = static_cast<double>(positions.at(m)), c = static_cast<double>(positions.at(centre));
+        const double a = p * std::pow(kBase, -2.0 * static_cast<double>(i) / dh);
         const double zeta = (2.0 * static_cast<double>(i) / dh + 0.4) / 1.4;
-        const double up = std::pow(zeta, static_cast<double>(m - centre) / scale_base_);  // q's scale
+        const double up = std::pow(zeta, (p - c) / scale_base_);  // q's scale
         for (int64_t h = 0; h < H; ++h) {
           const int64_t at = (m * H + h) * half + i;
           tb.cos_q[at] = static_cast<Real>(up * std::cos(a));

@@ -160,3 +160,27 @@ TEST_CASE("fire MLP, c and L_thr gradients through the bias hook", "[posenc][gra
     REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
   }
 }
+
+TEST_CASE("t5, kerple and fire gradients through the full bias of randomized positions", "[posenc][gradcheck]") {
+  for (const char* name : {"t5", "kerple_log", "kerple_power", "fire"}) {
+    INFO(name);
+    EncodingConfig cfg;
+    cfg.d_model = 8;
+    cfg.n_heads = 2;
+    cfg.seed = 7;
+    cfg.train_positions = 8;  // fire's L_thr: off every position, away from relu's kink
+    cfg.options.set("t5-buckets", "8");
+    cfg.options.set("t5-max-distance", "12");
+    auto enc = make_encoding(name, cfg);
+    const int64_t L = 5;
+    Positions pos{1, L, {L}, {0, 2, 3, 9, 14}};  // gaps: distances beyond L reach the bias
+    Tensor R = uniform({cfg.n_heads, L, L}, 70);
+    auto loss = [&](Tape& t) {
+      auto b = enc->bias(t, pos);
+      REQUIRE(b.has_value());
+      REQUIRE_FALSE(b->relative);
+      return sum(t, mul(t, mul(t, b->values, b->values), t.input(R)));
+    };
+    REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+  }
+}

@@ -157,6 +157,10 @@ row none "unknown --rope-scaling 'linear'; accepted: none, pi, ntk, yarn" train 
 row none "--rope-fraction must be in [0, 1], got 1.5" train --rope-fraction 1.5 --out @OUT
 row none "--fire-hidden must be >= 1, got 0" train --encoding fire --fire-hidden 0 --out @OUT
 row none "--encodings: 'all' stands for every name and takes no others beside it" compare --encodings all,rope --out @OUT
+row none "--random-positions: encoding cyclic does not take randomized positions" train --encoding cyclic --random-positions 512 --out @OUT
+row none "--random-positions 64 must exceed every training and evaluation length: the longest is 128; choose N > 128" train --task order --random-positions 64 --out @OUT
+row none "--random-positions-eval needs --random-positions N" train --random-positions-eval --out @OUT
+row none "--random-positions must be >= 0 (0 = off), got -3" train --random-positions -3 --out @OUT
 row none "--pe-max-len 16 is below the training max_len 32" train --encoding learned --pe-max-len 16 --out @OUT
 row none "--pe-max-len must be >= 0" train --encoding learned --pe-max-len -1 --out @OUT
 row none "t5: --t5-buckets must be even and >= 4" train --encoding t5 --t5-buckets 3 --out @OUT
