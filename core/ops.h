@@ -57,6 +57,7 @@ Var exp(Tape& t, Var a);
 Var log(Tape& t, Var a);
 Var log1p(Tape& t, Var a);  // ln(1 + a), accurate where a is small
 Var tanh(Tape& t, Var a);
+Var sigmoid(Tape& t, Var a);  // 1 / (1 + e^-a)
 Var relu(Tape& t, Var a);
 // GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 Var gelu(Tape& t, Var a);
@@ -78,10 +79,14 @@ Var cross_entropy(Tape& t, Var logits, const TensorI32& targets, const Tensor& s
 // Over the last axis: (x - mean) / sqrt(var + eps) * gamma + beta, gamma/beta of shape (d).
 Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps = 1e-5);
 
-// ---- lookup (core/ops/embedding.cpp) ---------------------------------------------------
+// ---- lookup (core/ops/embedding.cpp, core/ops/gather.cpp) ------------------------------
 // table (V, d), ids (...) -> (..., d). The backward scatter-adds into the table rows.
 // An id outside [0, V) is an error naming the id and V.
 Var embedding(Tape& t, Var table, const TensorI32& ids);
+// out[r, k] = x[r, idx[r, k]]: x (..., n), idx (..., m) with the same leading dims, every
+// index in [0, n) -> (..., m). The backward adds dout[r, k] into dx[r, idx[r, k]], row by
+// row in k order (core/ops/gather.cpp).
+Var gather_last(Tape& t, Var x, const TensorI32& idx);
 
 // ---- shape (core/ops/shape.cpp) --------------------------------------------------------
 Var reshape(Tape& t, Var a, const Shape& shape);           // same element count, no copy

@@ -4,12 +4,13 @@
 //   log:  y = ln x                       dx += dy / x
 //   log1p: y = ln(1 + x)                 dx += dy / (1 + x)   (exact for small x, unlike log(1 + x))
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
+//   sigmoid: y = 1 / (1 + e^-x)          dx += dy * y (1 - y)
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
 //         computed as y = x sigmoid(2u) with its slope dy/dx from the same exp
 //         (core/fastmath.h gelu_with_slope); the slope is kept:  dx += dy * slope
 //
-// The ops that differentiate through their output (exp, tanh) keep the output tensor (which
+// The ops that differentiate through their output (exp, tanh, sigmoid) keep the output tensor (which
 // the tape holds anyway); the others read the input from the tape.
 #include <algorithm>
 #include <cmath>
@@ -90,6 +91,18 @@ Var tanh(Tape& t, Var a) {
   return t.push("tanh", y, [a, y](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a))
       accumulate(t, a, dy, y, [](Real d, Real th) { return d * (1 - th * th); });
+  }, {a});
+}
+
+Var sigmoid(Tape& t, Var a) {
+  // Written so that e^(...) never overflows: for x >= 0 through e^-x, for x < 0 through e^x.
+  Tensor y = map(t.value(a), [](Real x) {
+    if (x >= 0) return Real(1) / (Real(1) + std::exp(-x));
+    const Real e = std::exp(x);
+    return e / (Real(1) + e);
+  });
+  return t.push("sigmoid", y, [a, y](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a)) accumulate(t, a, dy, y, [](Real d, Real s) { return d * s * (1 - s); });
   }, {a});
 }
 

@@ -142,12 +142,14 @@ TEST_CASE("reduction errors name the op and the shape", "[ops][reduce][errors]")
 
 // ---- unary ---------------------------------------------------------------------------------
 
-TEST_CASE("exp, log, log1p, tanh, relu, gelu values", "[ops][unary]") {
+TEST_CASE("exp, log, log1p, sigmoid, tanh, relu, gelu values", "[ops][unary]") {
   Tape t;
   Var x = t.input(T({5}, {-2, -1, 0, 1, 2}));
   require_close(t.value(ordo::exp(t, x)), {0.1353352832, 0.3678794412, 1, 2.7182818285, 7.3890560989}, 1e-6);
   require_close(t.value(ordo::log(t, t.input(T({3}, {1, 2, 0.5})))), {0, 0.6931471806, -0.6931471806});
   // log1p keeps the digits that 1 + x would round away in float32.
+  require_close(t.value(ordo::sigmoid(t, t.input(T({4}, {0, 2, -2, -100})))), {0.5, 0.8807970780, 0.1192029220, 0});
+  CHECK(std::isfinite(t.value(ordo::sigmoid(t, t.input(T({2}, {-1000, 1000}))))[0]));  // no overflow either side
   const Tensor l1p = t.value(ordo::log1p(t, t.input(T({3}, {0, 1, 1e-7}))));
   require_close(l1p, {0, 0.6931471806, 1e-7});
   CHECK(l1p[2] == Approx(9.999999500e-8).epsilon(1e-6));  // relative: log(1 + 1e-7) in float32 is 1.19e-7
@@ -300,4 +302,15 @@ TEST_CASE("matmul shape errors name the op and both shapes", "[ops][matmul][erro
   REQUIRE_THROWS_WITH(matmul(t, a, t.input(Tensor::zeros({4, 5}))),
                       Contains("matmul") && Contains("(2, 3)") && Contains("(4, 5)"));
   require_values(t.value(matmul(t, t.input(T({1, 2}, {1, 2})), t.input(T({2, 1}, {3, 4})))), {1, 1}, {11});
+}
+
+TEST_CASE("gather_last picks x[r, idx[r, k]] and scatter-adds its gradient", "[ops][gather]") {
+  Tape t;
+  Parameter x("x", T({2, 3}, {10, 11, 12, 20, 21, 22}));
+  TensorI32 idx = TensorI32::from({2, 4}, {2, 0, 2, 1, 1, 1, 0, 2});
+  Var y = gather_last(t, t.param(x), idx);
+  require_close(t.value(y), {12, 10, 12, 11, 21, 21, 20, 22});
+  t.backward(sum(t, y));
+  require_close(x.grad, {1, 1, 2, 1, 2, 1});
+  CHECK_THROWS_WITH(gather_last(t, t.param(x), TensorI32::from({2, 1}, {0, 3})), Contains("index 3") && Contains("[0, 3)"));
 }

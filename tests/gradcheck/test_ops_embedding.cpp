@@ -1,5 +1,5 @@
 // tests/gradcheck/test_ops_embedding.cpp: gradient checks of the embedding lookup w.r.t.
-// the table, with repeated ids, in float64.
+// the table, with repeated ids, and of gather_last, in float64.
 #include "tests/gradcheck/test_ops_helpers.h"
 
 using namespace ordo;
@@ -34,4 +34,13 @@ TEST_CASE("embedding gradient composed with another op", "[ops][gradcheck][embed
   REQUIRE_GRADS_OK(check_gradients(
       [ids](Tape& t, const std::vector<Var>& v) { return matmul(t, embedding(t, v[0], ids), v[1]); },
       {table, w}));
+}
+
+TEST_CASE("gather_last gradients: repeated, unused and out-of-order indices per row", "[ops][gradcheck][gather]") {
+  // x (2, 3, 4), idx (2, 3, 5): every row repeats an index and leaves another unused.
+  TensorI32 idx = TensorI32::from({2, 3, 5}, {0, 3, 3, 1, 0,  2, 2, 2, 2, 2,  3, 0, 1, 0, 3,
+                                              1, 1, 0, 3, 2,  0, 0, 0, 0, 1,  2, 3, 2, 3, 2});
+  Tensor x = random_tensor({2, 3, 4}, 960), w = random_tensor({2, 3, 5}, 961);
+  REQUIRE_GRADS_OK(check_gradients(
+      [idx](Tape& t, const std::vector<Var>& v) { return mul(t, gather_last(t, v[0], idx), v[1]); }, {x, w}));
 }

@@ -1,5 +1,5 @@
 // tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last
-// and of exp, log, log1p, tanh, relu, gelu.
+// and of exp, log, log1p, tanh, sigmoid, relu, gelu.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -65,6 +65,7 @@ TEST_CASE("unary op gradients", "[ops][unary]") {
   check_unary("log", ordo::log, 0.2, 3);
   check_unary("log1p", ordo::log1p, -0.8, 3);
   check_unary("tanh", ordo::tanh, -2, 2);
+  check_unary("sigmoid", ordo::sigmoid, -6, 6);
   check_unary("gelu", gelu, -3, 3);
   // relu: keep values away from the kink at 0 where finite differences are meaningless.
   uint64_t stream = 400;
