@@ -3,6 +3,7 @@
 //   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, L, H, d_h)
 //   q, k    = encoding.rotate(q, k)                        (hook b)
 //   scores  = q k^T / sqrt(d_h) + bias + mask              (hook c; mask: padding, causal)
+//   scores += encoding.contextual_bias(q, q k^T / sqrt(d_h)) (hook d, unfused path only)
 //   out     = concat_h(softmax(scores) v) W_o + b_o
 // The layer never names an encoding: it calls the hooks of whatever it is given.
 #pragma once
@@ -30,6 +31,7 @@ struct AttentionInputs {
   // A pair rotation (rope) inside the q and k projections (linear_rotate); false: the
   // encoding's rotate hook after plain projections.
   bool fused_rotation = true;
+  int64_t layer = 0;  // the block's index, for a contextual encoding's per-layer parameters
 };
 
 class MultiHeadAttention : public Module {

@@ -42,6 +42,7 @@ EncodingConfig posenc_config(const ModelConfig& c) {
   EncodingConfig e = c.posenc;
   e.d_model = c.d_model;
   e.n_heads = c.n_heads;
+  e.n_layers = c.n_layers;
   e.causal = c.causal;
   e.seed = c.seed;
   return e;
@@ -101,7 +102,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   in.encoding = encoding_.get();
   in.bias = encoding_->bias(t, pos);
   in.causal = cfg_.causal;
-  in.fused = cfg_.fused_attention;
+  in.fused = cfg_.fused_attention && !encoding_->contextual();  // a contextual term needs the logits
   in.fused_rotation = cfg_.fused_epilogues;
   // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
   // not B L): padded rows never influence real ones (their keys are masked, their outputs
@@ -122,6 +123,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   for (auto& block : blocks_) {
     Var maps;
     x = block->forward(t, x, in, ctx, opt.keep_attention ? &maps : nullptr);
+    ++in.layer;
     if (opt.keep_attention) r.attention.push_back(maps);
   }
   if (in.packed) x = unpack_rows(t, x, lens, Lx);

@@ -50,7 +50,7 @@ struct ForwardOptions {
   uint64_t dropout_seed = 0;
   uint64_t step = 0;
   bool keep_attention = false; // fill ForwardResult::attention
-  // Randomized positions (docs/spec.md §2.12): the position of each of the L' tokens (L' =
+  // Randomized positions (docs/spec.md §2.13): the position of each of the L' tokens (L' =
   // L + 1 with the cls head), shared by the batch, strictly increasing; empty = 0..L'-1.
   std::vector<int32_t> positions;
 };

@@ -22,7 +22,7 @@ struct RunRecord {
   uint64_t seed = 0;
   RunLog log;
   std::map<std::string, std::string> settings;
-  std::string variant;  // the varied settings of a swept study ("causal=true,layers=2"), "" otherwise
+  std::string variant = {};  // the varied settings of a swept study ("causal=true,layers=2"), "" otherwise
 };
 
 // How tables, findings and plots name a run's cell: "rope", or "rope (causal=true)".

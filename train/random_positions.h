@@ -1,5 +1,5 @@
 // train/random_positions.h: randomized positional encodings (Ruoss et al. 2023),
-// docs/spec.md §2.12.
+// docs/spec.md §2.13.
 //
 // A training sequence of n tokens does not sit at 0..n-1 but at a sorted sample of n
 // distinct integers from [0, N), N larger than every evaluation length: the model sees

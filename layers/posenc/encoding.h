@@ -1,10 +1,12 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of three places (any subset):
+// Every positional scheme acts in one of four places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
 //   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product;
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
-//               a relative one (H, Lq + Lk - 1) that depends on u - t only.
+//               a relative one (H, Lq + Lk - 1) that depends on u - t only;
+//   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries and the
+//               logits themselves, per layer (CoPE: positions counted by the content).
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -32,7 +34,7 @@ struct Positions {
   int64_t batch = 0;
   int64_t length = 0;            // padded length L
   std::vector<int32_t> lengths;  // real length of each sequence, size batch
-  std::vector<int32_t> index;    // empty: token t at position t; else size L, increasing
+  std::vector<int32_t> index = {};  // empty: token t at position t; else size L, increasing
 
   int64_t at(int64_t t) const { return index.empty() ? t : index[static_cast<size_t>(t)]; }
   bool contiguous() const { return index.empty(); }
@@ -47,6 +49,7 @@ Options encoding_options();
 struct EncodingConfig {
   int64_t d_model = 64;
   int64_t n_heads = 4;
+  int64_t n_layers = 1;           // for per-layer parameters (a contextual encoding)
   int64_t max_len = 512;          // the longest position the encoding is sized for (tables, spans)
   int64_t train_positions = 0;    // positions a training sequence occupies; 0 = not known
   bool causal = false;            // the attention is causal (one-sided distances)
@@ -79,6 +82,14 @@ class PositionalEncoding {
   }
   // (c) computed once per forward pass and shared by every layer.
   virtual std::optional<AttentionBias> bias(Tape&, const Positions&) { return std::nullopt; }
+  // (d) per layer: q (B, H, L, d_h) the layer's queries (after rotate), scores (B, H, L, L)
+  // = q k^T / sqrt(d_h) before bias and mask; returns a (B, H, L, L) term for the logits.
+  // An encoding that has it returns true from contextual(); the attention then takes the
+  // unfused path (the fused op never forms the logits).
+  virtual bool contextual() const { return false; }
+  virtual Var contextual_bias(Tape&, Var /*q*/, Var /*scores*/, const Positions&, int64_t /*layer*/) {
+    fail(name(), " has no contextual hook");
+  }
 
   // Learned tables, named "posenc.<what>".
   virtual std::vector<Parameter*> parameters() { return {}; }

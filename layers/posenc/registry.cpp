@@ -24,6 +24,7 @@
   ORDO_ENCODING(kerple_power) \
   ORDO_ENCODING(fire)       \
   ORDO_ENCODING(xpos)       \
+  ORDO_ENCODING(cope)       \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

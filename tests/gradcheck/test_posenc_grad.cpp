@@ -184,3 +184,24 @@ TEST_CASE("t5, kerple and fire gradients through the full bias of randomized pos
     REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
   }
 }
+
+TEST_CASE("cope gradients w.r.t. q, the logits and the position table through the contextual hook", "[posenc][gradcheck]") {
+  EncodingConfig cfg;
+  cfg.d_model = 6;
+  cfg.n_heads = 2;  // d_h = 3
+  cfg.n_layers = 1;
+  cfg.causal = true;
+  cfg.options.set("cope-positions", "8");  // above every sum here: no clamp
+  auto enc = make_encoding("cope", cfg);
+  Parameter& table = *enc->parameters()[0];
+  for (int64_t i = 0; i < table.value.numel(); ++i) table.value[i] = static_cast<Real>(std::cos(1.3 * double(i)));
+  const int64_t B = 2, H = 2, L = 5;
+  const Positions pos{B, L, {L, L}};
+  Tensor R = uniform({B, H, L, L}, 80);
+  auto term_loss = [&](Tape& t, Var q, Var s) {
+    return sum(t, mul(t, mul(t, enc->contextual_bias(t, q, s, pos, 0), s), t.input(R)));
+  };
+  const Tensor q0 = uniform({B, H, L, 3}, 81), s0 = uniform({B, H, L, L}, 82, -2, 2);
+  REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return term_loss(t, v[0], v[1]); }, {q0, s0}));
+  REQUIRE_GRADS_OK(check_parameter_gradients([&](Tape& t) { return term_loss(t, t.input(q0), t.input(s0)); }, enc->parameters()));
+}

@@ -1,4 +1,4 @@
-// tests/train/test_random_positions.cpp: randomized positions (docs/spec.md §2.12): the
+// tests/train/test_random_positions.cpp: randomized positions (docs/spec.md §2.13): the
 // sample is sorted, distinct, in range, uniform and a function of (seed, stream); every
 // encoding that takes them reads them (0..L-1 given explicitly changes no bit, relative
 // encodings ignore a common shift, padding changes nothing); training with them is

@@ -1,0 +1,125 @@
+// layers/posenc/cope.cpp: contextual position encoding (CoPE, Golovneva et al. 2024),
+// docs/spec.md §2.12.
+//
+// Positions counted by the content instead of by tokens. In each layer, for query i and key
+// j <= i:
+//   g_it = sigmoid(s_it)                     s = q k^T / sqrt(d_h), the layer's logits
+//   p_ij = min(sum_{t=j..i} g_it, P - 1)     a fractional, contextual "distance"
+//   term_ij = q_i . e[p_ij],  e[p] = (1 - w) e[floor p] + w e[ceil p],  w = p - floor p
+// added to the logits (contextual hook). When every gate is 1, p_ij = i - j + 1 and CoPE is
+// a learned relative encoding; a gate that opens only on, say, separators makes p count
+// them. e (P, d_h) is learned per layer and shared by the heads, zero at init, as in the
+// authors' code. The gates see the causal mask (keys after i count nothing), so CoPE is
+// defined for causal attention only. Interpolating the logits q . e[floor p] and
+// q . e[ceil p] rather than the embeddings is the same term and costs one (.., P) product
+// per query, as the authors compute it.
+//
+// Everything is composed from tape ops (sigmoid, matmul, relu, gather_last), so the
+// gradient reaches q, k (through the gates and the term) and e.
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
+
+namespace ordo {
+namespace {
+
+int64_t positions_of(const EncodingConfig& cfg) {
+  const int64_t p = cfg.options.integer("cope-positions");
+  return p > 0 ? p : (cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len);
+}
+
+class CopeEncoding final : public PositionalEncoding {
+ public:
+  explicit CopeEncoding(const EncodingConfig& cfg) : P_(positions_of(cfg)) {
+    ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "cope: d_model = ", cfg.d_model,
+               " is not divisible by n_heads = ", cfg.n_heads);
+    ORDO_CHECK(P_ >= 1, "cope: --cope-positions must be >= 1 (0 = the training length), got ", P_);
+    d_head_ = cfg.d_model / cfg.n_heads;
+    for (int64_t l = 0; l < cfg.n_layers; ++l)
+      tables_.push_back(std::make_unique<Parameter>("posenc.cope." + std::to_string(l), Tensor::zeros(Shape{P_, d_head_})));
+  }
+  std::string name() const override { return "cope"; }
+
+  bool contextual() const override { return true; }
+
+  Var contextual_bias(Tape& t, Var q, Var scores, const Positions&, int64_t layer) override {
+    const Shape sq = t.shape(q), ss = t.shape(scores);  // copies: the tape grows below
+    ORDO_CHECK(sq.rank() == 4 && sq[3] == d_head_, "cope: q must be (B, H, L, ", d_head_, "), got ", sq);
+    const int64_t B = sq[0], H = sq[1], L = sq[2], rows = B * H * L;
+    ORDO_CHECK(ss == (Shape{B, H, L, L}), "cope: scores must be (", B, ", ", H, ", ", L, ", ", L, "), got ", ss);
+    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(tables_.size()), "cope: layer ", layer,
+               " of a model built for ", tables_.size());
+    const Constants& c = constants_.get(L, [&] { return make_constants(L); });
+
+    // p[r, j] = sum_{t >= j} g[r, t], the gates zero above the diagonal: sum_{t=j..i}.
+    Var gates = reshape(t, mul(t, sigmoid(t, scores), t.input(c.lower)), Shape{rows, L});
+    Var p = matmul(t, gates, t.input(c.suffix));                      // (rows, L)
+    Var last = t.input(c.last);                                       // P - 1
+    Var clamped = sub(t, last, relu(t, sub(t, last, p)));             // min(p, P - 1)
+
+    const Tensor& pv = t.value(clamped);
+    TensorI32 lo = TensorI32::empty(Shape{rows, L}), hi = TensorI32::empty(Shape{rows, L});
+    Tensor floor = Tensor::empty(Shape{rows, L});
+    for (int64_t i = 0; i < rows * L; ++i) {
+      const Real f = std::floor(std::max(pv[i], Real(0)));
+      floor[i] = f;
+      lo[i] = static_cast<int32_t>(f);
+      hi[i] = static_cast<int32_t>(std::min<Real>(std::ceil(pv[i]), static_cast<Real>(P_ - 1)));
+    }
+    // q . e[k] for every integer position k: (rows, P), then the two neighbours of p.
+    Var at_integers = matmul(t, reshape(t, q, Shape{rows, d_head_}), t.param(*tables_[static_cast<size_t>(layer)]),
+                             false, true);
+    Var below = gather_last(t, at_integers, lo), above = gather_last(t, at_integers, hi);
+    Var w = sub(t, clamped, t.input(floor));                          // p - floor p, carries p's gradient
+    Var term = add(t, below, mul(t, w, sub(t, above, below)));
+    return reshape(t, term, Shape{B, H, L, L});
+  }
+
+  std::vector<Parameter*> parameters() override {
+    std::vector<Parameter*> out;
+    for (auto& p : tables_) out.push_back(p.get());
+    return out;
+  }
+
+ private:
+  struct Constants {
+    Tensor lower;   // (L, L): 1 where key <= query
+    Tensor suffix;  // (L, L): U[t, j] = 1 where t >= j
+    Tensor last;    // (1, 1): P - 1
+  };
+
+  Constants make_constants(int64_t L) const {
+    Constants c{Tensor::zeros(Shape{L, L}), Tensor::zeros(Shape{L, L}), Tensor::from(Shape{1, 1}, {static_cast<Real>(P_ - 1)})};
+    for (int64_t i = 0; i < L; ++i)
+      for (int64_t j = 0; j <= i; ++j) {
+        c.lower[i * L + j] = 1;
+        c.suffix[i * L + j] = 1;  // row t = i >= column j
+      }
+    return c;
+  }
+
+  int64_t P_, d_head_ = 0;
+  std::vector<std::unique_ptr<Parameter>> tables_;  // e (P, d_h), one per layer
+  TableCache<int64_t, Constants> constants_;        // by length
+};
+
+}  // namespace
+
+EncodingInfo encoding_info_cope() {
+  return {
+      .name = "cope",
+      .summary = "contextual: positions p_ij = sum of sigmoid(q_i . k_t) over t = j..i, logit term q_i . e[p_ij] (causal only)",
+      .options = {{"cope-positions", OptionType::Int, "0", "contextual positions P (e has P rows; 0 = the training length)",
+                   ">= 0", [](double v) { return v >= 0; }}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<CopeEncoding>(c);
+      },
+      .in_default_study = false,
+      .takes_random_positions = false,  // it reads no token positions: they come from the content
+      .causal_only = true,
+  };
+}
+
+}  // namespace ordo
