@@ -1,6 +1,7 @@
 // report/position_similarity.cpp: S(t, u) of an encoding (see report/position_similarity.h).
 #include "report/position_similarity.h"
 
+#include <cmath>
 #include <optional>
 
 #include "core/error.h"
@@ -65,6 +66,21 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
           S[t * L + u] += w * (b->relative ? v[h * (2 * L - 1) + (u - t) + L - 1] : v[(h * L + t) * L + u]);
     }
     parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
+  }
+  // (d) contextual (cope): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
+  // and the term shows the encoding at uniform content.
+  if (enc.contextual()) {
+    Var qh = tape.input(Tensor::full(Shape{1, heads, L, dh}, 1));
+    Var scores = tape.input(Tensor::full(Shape{1, heads, L, L}, static_cast<Real>(std::sqrt(static_cast<double>(dh)))));
+    const Tensor& v = tape.value(enc.contextual_bias(tape, qh, scores, pos, 0));  // (1, H, L, L)
+    for (int64_t h = 0; h < heads; ++h) {
+      if (head >= 0 && h != head) continue;
+      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t u = 0; u < L; ++u) S[t * L + u] += w * v[(h * L + t) * L + u];
+    }
+    parts.push_back("contextual term of layer 0 with q = k = ones, " +
+                    (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
   std::string what = parts.empty() ? std::string("no positional term (all zeros)") : parts[0];
   for (size_t i = 1; i < parts.size(); ++i) what += " + " + parts[i];

@@ -4,7 +4,9 @@
 // over the hooks the encoding uses (docs/spec.md §6):
 //   embed  : PE(t) . PE(u), PE = embed(0) (the term added to zero token embeddings);
 //   rotate : <R(t) q, R(u) q> with q all ones, per head, averaged over heads (or one head);
-//   bias   : the logit bias b[h, t, u], averaged over heads (or one head).
+//   bias   : the logit bias b[h, t, u], averaged over heads (or one head);
+//   contextual: layer 0's term with q = k = ones (every logit sqrt(d_h)): the encoding at
+//            uniform content, averaged over heads (or one head).
 // An encoding with no hook (none) gives all zeros. `ordo inspect-pe` draws it.
 #pragma once
 

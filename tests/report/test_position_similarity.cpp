@@ -1,0 +1,35 @@
+// tests/report/test_position_similarity.cpp: what `ordo inspect-pe` draws (docs/spec.md §6)
+// for the contextual hook: cope at uniform content is dh * p with p = sigmoid(sqrt(d_h)) (t - u + 1).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "layers/posenc/encoding.h"
+#include "report/position_similarity.h"
+
+using namespace ordo;
+using Catch::Matchers::Contains;
+
+TEST_CASE("position similarity of cope: its contextual term at q = k = ones", "[report][inspect]") {
+  const int64_t L = 6, d = 8, heads = 2, dh = d / heads, P = 10;
+  EncodingConfig cfg;
+  cfg.d_model = d;
+  cfg.n_heads = heads;
+  cfg.causal = true;
+  cfg.options.set("cope-positions", std::to_string(P));
+  auto enc = make_encoding("cope", cfg);
+  Tensor& e = enc->parameters()[0]->value;  // row k = (k, k, ..., k): q . e[p] = dh p, linear in p
+  for (int64_t k = 0; k < P; ++k)
+    for (int64_t c = 0; c < dh; ++c) e[k * dh + c] = static_cast<Real>(k);
+  const PositionSimilarity s = position_similarity(*enc, L, d, heads);
+  CHECK_THAT(s.what, Contains("contextual term of layer 0"));
+  const double g = 1 / (1 + std::exp(-std::sqrt(double(dh))));
+  for (int64_t t = 0; t < L; ++t)
+    for (int64_t u = 0; u < L; ++u) {
+      INFO("t " << t << " u " << u);
+      const double want = u <= t ? double(dh) * g * double(t - u + 1) : 0.0;
+      CHECK(s.values[static_cast<size_t>(t * L + u)] == Approx(want).epsilon(1e-5).margin(1e-5));
+    }
+  auto none = make_encoding("none", cfg);
+  CHECK_THAT(position_similarity(*none, L, d, heads).what, Contains("no positional term"));
+}
