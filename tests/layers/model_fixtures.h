@@ -6,6 +6,7 @@
 
 #include "core/rng.h"
 #include "layers/model.h"
+#include "train/config.h"
 
 namespace ordo::testing {
 
@@ -26,6 +27,26 @@ inline ModelConfig small_model(const std::string& encoding, HeadType head, bool 
   c.posenc.max_len = 32;
   c.posenc.options.set("grid-w", "4");
   c.seed = 11;
+  return c;
+}
+
+// The parameter of `enc` called `name` (e.g. "posenc.kerple_r1"); an unknown name fails.
+inline Parameter& parameter_named(PositionalEncoding& enc, const std::string& name) {
+  for (Parameter* p : enc.parameters())
+    if (p->name == name) return *p;
+  fail("no parameter ", name, " in encoding ", enc.name());
+}
+
+// A one-layer, d = 16 training configuration for quick training tests (2 heads, batch 8).
+inline TrainConfig small_train_config(const std::string& task, const std::string& encoding) {
+  TrainConfig c;
+  c.task.name = task;
+  c.model.encoding = encoding;
+  c.model.d_model = 16;
+  c.model.n_heads = 2;
+  c.model.n_layers = 1;
+  c.model.d_ff = 32;
+  c.batch_size = 8;
   return c;
 }
 

@@ -7,8 +7,10 @@
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "tests/layers/model_fixtures.h"
 
 using namespace ordo;
+using namespace ordo::testing;
 
 namespace {
 
@@ -31,13 +33,6 @@ std::unique_ptr<PositionalEncoding> make_fire(bool causal, int64_t train_len) {
   return enc;
 }
 
-Parameter& named(PositionalEncoding& enc, const std::string& name) {
-  for (Parameter* p : enc.parameters())
-    if (p->name == name) return *p;
-  FAIL("no parameter " << name);
-  throw;
-}
-
 Tensor full_bias(PositionalEncoding& enc, int64_t L) {
   Tape t;
   auto b = enc.bias(t, Positions{1, L, {static_cast<int32_t>(L)}});
@@ -49,8 +44,8 @@ Tensor full_bias(PositionalEncoding& enc, int64_t L) {
 
 // f(x)_h from the parameters, in double: fc2(relu(fc1(x))).
 double mlp(PositionalEncoding& enc, double x, int64_t h) {
-  const Tensor w1 = named(enc, "posenc.fire.fc1.weight").value, b1 = named(enc, "posenc.fire.fc1.bias").value;
-  const Tensor w2 = named(enc, "posenc.fire.fc2.weight").value, b2 = named(enc, "posenc.fire.fc2.bias").value;
+  const Tensor w1 = parameter_named(enc, "posenc.fire.fc1.weight").value, b1 = parameter_named(enc, "posenc.fire.fc1.bias").value;
+  const Tensor w2 = parameter_named(enc, "posenc.fire.fc2.weight").value, b2 = parameter_named(enc, "posenc.fire.fc2.bias").value;
   const int64_t hidden = w1.dim(1);
   double out = b2[h];
   for (int64_t k = 0; k < hidden; ++k) out += std::max(0.0, x * w1[k] + b1[k]) * w2[k * kHeads + h];
@@ -63,7 +58,7 @@ TEST_CASE("fire: the bias is f(psi(i - j) / psi(max(L_thr, i))) below the diagon
   for (bool causal : {false, true}) {
     INFO("causal " << causal);
     auto enc = make_fire(causal, 6);
-    const double c = named(*enc, "posenc.fire.c").value[0], thr = named(*enc, "posenc.fire.threshold").value[0];
+    const double c = parameter_named(*enc, "posenc.fire.c").value[0], thr = parameter_named(*enc, "posenc.fire.threshold").value[0];
     REQUIRE(c == Approx(0.1));
     REQUIRE(thr == 6);
     const int64_t L = 12;
@@ -110,8 +105,8 @@ TEST_CASE("fire: bidirectional attention tells keys before the query from keys a
 
 TEST_CASE("fire: c and L_thr are bounded (projected after every update)", "[posenc][fire]") {
   auto enc = make_fire(true, 4);
-  Parameter& c = named(*enc, "posenc.fire.c");
-  Parameter& thr = named(*enc, "posenc.fire.threshold");
+  Parameter& c = parameter_named(*enc, "posenc.fire.c");
+  Parameter& thr = parameter_named(*enc, "posenc.fire.threshold");
   c.value[0] = -3;
   thr.value[0] = -7;
   c.project();

@@ -8,9 +8,11 @@
 #include "core/ops.h"
 #include "layers/posenc/alibi.h"
 #include "layers/posenc/encoding.h"
+#include "tests/layers/model_fixtures.h"
 #include "train/trainer.h"
 
 using namespace ordo;
+using namespace ordo::testing;
 
 namespace {
 
@@ -33,13 +35,6 @@ Tensor full_bias(PositionalEncoding& enc, int64_t H, int64_t L) {
   return t.value(expand_relative(t, b->values, L, L)).clone();
 }
 
-Parameter& named(PositionalEncoding& enc, const std::string& name) {
-  for (Parameter* p : enc.parameters())
-    if (p->name == name) return *p;
-  FAIL("no parameter " << name);
-  throw;
-}
-
 }  // namespace
 
 TEST_CASE("kerple: the biases follow -r1 log(1 + r2 d) and -r1 d^r2 of d = |t - u|", "[posenc][kerple]") {
@@ -47,7 +42,7 @@ TEST_CASE("kerple: the biases follow -r1 log(1 + r2 d) and -r1 d^r2 of d = |t - 
   for (const char* name : {"kerple_log", "kerple_power"}) {
     INFO(name);
     auto enc = make_encoding(name, config(H));
-    const Tensor r1 = named(*enc, "posenc.kerple_r1").value, r2 = named(*enc, "posenc.kerple_r2").value;
+    const Tensor r1 = parameter_named(*enc, "posenc.kerple_r1").value, r2 = parameter_named(*enc, "posenc.kerple_r2").value;
     REQUIRE(r1.shape() == Shape{H});
     const Tensor b = full_bias(*enc, H, L);
     for (int64_t h = 0; h < H; ++h)
@@ -69,7 +64,7 @@ TEST_CASE("kerple: initial parameters are distinct per head and inside their bou
     auto enc = make_encoding(name, config(H));
     const bool power = std::string(name) == "kerple_power";
     for (const char* pname : {"posenc.kerple_r1", "posenc.kerple_r2"}) {
-      const Parameter& p = named(*enc, pname);
+      const Parameter& p = parameter_named(*enc, pname);
       const double hi = (power && std::string(pname) == "posenc.kerple_r2") ? 2.0 : 1e30;
       CHECK(p.lower == Approx(0.01));
       CHECK(p.upper >= Real(hi));
@@ -89,8 +84,8 @@ TEST_CASE("kerple_power with r2 = 1 is an ALiBi-form bias of slope r1", "[posenc
     auto enc = make_encoding("kerple_power", config(H, causal));
     const std::vector<double> slopes = alibi_slopes(H);
     for (int64_t h = 0; h < H; ++h) {
-      named(*enc, "posenc.kerple_r1").value[h] = static_cast<Real>(slopes[h]);
-      named(*enc, "posenc.kerple_r2").value[h] = Real(1);
+      parameter_named(*enc, "posenc.kerple_r1").value[h] = static_cast<Real>(slopes[h]);
+      parameter_named(*enc, "posenc.kerple_r2").value[h] = Real(1);
     }
     const Tensor got = full_bias(*enc, H, L);
     auto alibi = make_encoding("alibi", config(H, causal));
@@ -107,14 +102,8 @@ TEST_CASE("kerple_power with r2 = 1 is an ALiBi-form bias of slope r1", "[posenc
 TEST_CASE("kerple: training keeps r1, r2 in their bounds (projected after every update)", "[posenc][kerple]") {
   for (const char* name : {"kerple_log", "kerple_power"}) {
     INFO(name);
-    TrainConfig c;
-    c.task.name = "order";
-    c.model.encoding = name;
-    c.model.d_model = 16;
+    TrainConfig c = small_train_config("order", name);
     c.model.n_heads = 4;
-    c.model.n_layers = 1;
-    c.model.d_ff = 32;
-    c.batch_size = 8;
     c.steps = 30;
     c.warmup = 0;
     c.lr = 0.5;  // large steps push parameters across their bounds

@@ -109,13 +109,7 @@ TEST_CASE("every encoding that takes random positions reads them, and padding st
 }
 
 TEST_CASE("training with --random-positions is deterministic and differs from training without", "[random_positions][train]") {
-  TrainConfig c;
-  c.task.name = "order";
-  c.model.d_model = 16;
-  c.model.n_heads = 2;
-  c.model.n_layers = 1;
-  c.model.d_ff = 32;
-  c.batch_size = 8;
+  TrainConfig c = small_train_config("order", "rope");
   c.steps = 10;
   c.eval_lens = {40};
   c.random_positions = 64;
