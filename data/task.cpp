@@ -15,6 +15,24 @@ uint64_t data_stream(std::string_view purpose, uint64_t index) {
   return mix64(hash64(purpose) ^ mix64(index + 0x9e3779b97f4a7c15ull));
 }
 
+Batch slice(const Batch& batch, int64_t begin, int64_t end) {
+  const int64_t B = batch.batch_size(), L = batch.length();
+  ORDO_CHECK(0 <= begin && begin < end && end <= B, "slice: sequences [", begin, ", ", end, ") of a batch of ", B);
+  const int64_t n = end - begin;
+  const int64_t per = batch.targets.numel() / B;  // L (token head) or 1 (pooled head)
+  Batch out;
+  out.tokens = TensorI32::zeros({n, L});
+  std::copy(batch.tokens.data() + begin * L, batch.tokens.data() + end * L, out.tokens.data());
+  const bool pooled = batch.targets.shape().rank() == 1;
+  out.targets = pooled ? TensorI32::zeros({n}) : TensorI32::zeros({n, L});
+  out.score = pooled ? Tensor::zeros({n}) : Tensor::zeros({n, L});
+  std::copy(batch.targets.data() + begin * per, batch.targets.data() + end * per, out.targets.data());
+  std::copy(batch.score.data() + begin * per, batch.score.data() + end * per, out.score.data());
+  out.lengths.assign(batch.lengths.begin() + begin, batch.lengths.begin() + end);
+  out.distances.assign(batch.distances.begin() + begin, batch.distances.begin() + end);
+  return out;
+}
+
 Batch collate(const std::vector<Example>& examples, HeadKind head) {
   ORDO_CHECK(!examples.empty(), "collate: no examples to batch");
   const int64_t batch_size = static_cast<int64_t>(examples.size());

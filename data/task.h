@@ -81,6 +81,9 @@ struct Batch {
 // Pads to the longest example and builds the score mask. Throws on an empty list.
 Batch collate(const std::vector<Example>& examples, HeadKind head);
 
+// Sequences [begin, end) of a batch, padded to the batch's length as before.
+Batch slice(const Batch& batch, int64_t begin, int64_t end);
+
 // The stream id of one random consumer: a purpose ("order/example") and an index.
 uint64_t data_stream(std::string_view purpose, uint64_t index);
 

@@ -21,6 +21,10 @@ struct TrainConfig {
   double lr = 1e-3;
   int64_t steps = 2000;
   int64_t batch_size = 64;
+  // The batch's fixed partition (docs/spec.md §5.4): M equal parts of consecutive sequences,
+  // each part's gradient computed alone, the parts' gradients summed in part order. It fixes
+  // every sum, so a data-parallel run over N ranks (N dividing M) has the bits of one process.
+  int64_t micro_batches = 2;
   int64_t warmup = 100;
   double clip = 1.0;             // global gradient norm; 0 = off
   int64_t eval_every = 250;      // and always at the last step; 0 = only at the last step

@@ -105,7 +105,7 @@ const Measured& measured(const TrainConfig& cfg, const Task& task) {
   static std::mutex mu;
   static std::map<std::string, Measured> cache;
   std::map<std::string, std::string> key_settings = to_settings(cfg);
-  for (const char* k : {"seed", "steps", "layers", "batch", "eval-lens", "eval-batch", "eval-every"}) key_settings.erase(k);
+  for (const char* k : {"seed", "steps", "layers", "batch", "micro-batches", "eval-lens", "eval-batch", "eval-every"}) key_settings.erase(k);
   std::string key;
   for (const auto& [k, v] : key_settings) key += k + "=" + v + ";";
   std::lock_guard<std::mutex> lock(mu);
@@ -150,7 +150,10 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
   need.model = static_cast<int64_t>(
       std::max(0.0, static_cast<double>(m.one.resident) +
                         static_cast<double>(layers - 1) * static_cast<double>(m.two.resident - m.one.resident)));
-  need.train_step = static_cast<int64_t>(static_cast<double>(cfg.batch_size) *
+  // A step holds one micro-batch's activations at a time (docs/spec.md §5.4). The running
+  // sum of the parts' gradients (2 x the parameters, on the heap) is left out: half of what
+  // `model` counts, small beside the activations at the lengths where memory runs out.
+  need.train_step = static_cast<int64_t>(static_cast<double>(cfg.batch_size / std::max<int64_t>(1, cfg.micro_batches)) *
                                          per_sequence(m, &Probe::train, layers, task.max_len()));
   // The training-range set (at most max_len tokens per sequence), then each evaluation length.
   std::vector<std::pair<int64_t, int64_t>> sets = {{task.max_len(), kEvalTrainSequences}};

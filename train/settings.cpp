@@ -142,6 +142,10 @@ std::vector<Setting> build_table() {
       real_setting("lr", "training", "peak learning rate", [](C& c) -> auto& { return c.lr; }),
       int_setting("steps", "training", "training steps", [](C& c) -> auto& { return c.steps; }),
       int_setting("batch", "training", "sequences per batch", [](C& c) -> auto& { return c.batch_size; }),
+      int_setting("micro-batches", "training",
+                  "M: each batch as M equal parts, gradients summed in part order (fixes the sums, so `mpirun -np N "
+                  "ordo train`, N dividing M, gives the same bits as one process)",
+                  [](C& c) -> auto& { return c.micro_batches; }),
       int_setting("warmup", "training", "linear warmup steps (then cosine decay to 0)", [](C& c) -> auto& { return c.warmup; }),
       real_setting("clip", "training", "global gradient-norm clip (0 = off)", [](C& c) -> auto& { return c.clip; }),
       real_setting("weight-decay", "training", "decoupled weight decay on matrices and tables",
@@ -208,6 +212,7 @@ std::map<std::string, std::string> to_settings(const TrainConfig& cfg) {
 
 TrainConfig from_settings(const std::map<std::string, std::string>& values) {
   TrainConfig cfg;
+  if (!values.count("micro-batches")) cfg.micro_batches = 1;  // written before the setting: whole batches
   for (const auto& [key, value] : values) {
     const Setting* s = find_setting(key);
     ORDO_CHECK(s != nullptr, "unknown setting '", key, "'");
@@ -233,6 +238,8 @@ std::string divisors(int64_t d) {
 void validate(const TrainConfig& c) {
   ORDO_CHECK(c.steps > 0, "--steps must be positive, got ", c.steps);
   ORDO_CHECK(c.batch_size > 0, "--batch must be positive, got ", c.batch_size);
+  ORDO_CHECK(c.micro_batches >= 1 && c.batch_size % c.micro_batches == 0, "--micro-batches must divide --batch ",
+             c.batch_size, " into equal parts, got ", c.micro_batches);
   ORDO_CHECK(c.lr > 0, "--lr must be positive, got ", c.lr);
   ORDO_CHECK(c.warmup >= 0, "--warmup must be >= 0, got ", c.warmup);
   ORDO_CHECK(c.clip >= 0, "--clip must be >= 0 (0 = off), got ", c.clip);

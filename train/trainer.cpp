@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
 
+#include "core/ops.h"
 #include "core/rng.h"
 #include "train/memory.h"
 #include "train/random_positions.h"
@@ -37,6 +39,9 @@ bool all_finite(const Tensor& t) {
   for (int64_t i = 0; i < n; ++i) bad |= !(std::abs(p[i]) <= std::numeric_limits<Real>::max());
   return bad == 0;
 }
+
+// Data-parallel messages (core/cluster.h): the running gradient sum, and each part's loss.
+constexpr int kTagGradients = 1001, kTagLosses = 1002;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -79,33 +84,109 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch);
 }
 
+void Trainer::train_over(Cluster& world) {
+  const int64_t n = world.size(), m = cfg_.micro_batches;
+  ORDO_CHECK(m % n == 0, "--micro-batches ", m, " cannot be shared by ", n, " ranks: each rank computes whole "
+             "micro-batches; pass --micro-batches a multiple of ", n, " (the one-process run with the same "
+             "--micro-batches gives the same bits)");
+  world_ = n > 1 ? &world : nullptr;
+}
+
+std::vector<double> Trainer::accumulate_gradients(const Batch& batch, int64_t first, int64_t last) {
+  const int64_t M = cfg_.micro_batches, per = batch.batch_size() / M;
+  const char* hint = cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
+  // Each part's loss is weighted by its share of the batch's scored targets, so that the
+  // parts' gradients add up to the gradient of the batch's mean loss.
+  double scored = 0;
+  for (int64_t i = 0; i < batch.score.numel(); ++i) scored += batch.score.data()[i];
+  std::vector<double> losses;
+  std::vector<Real> sum;                  // the running sum of the parts' gradients, flat
+  std::vector<std::vector<Real>> parts;   // over MPI, on ranks > 0: each part's gradient
+  const bool first_in_order = world_ == nullptr || world_->rank() == 0;
+  for (int64_t part = first; part < last; ++part) {
+    tape_.clear();
+    const Batch mb = M == 1 ? Batch{} : slice(batch, part * per, (part + 1) * per);
+    const Batch& b = M == 1 ? batch : mb;
+    ForwardOptions fo;
+    fo.training = true;
+    fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
+    fo.step = static_cast<uint64_t>(step_ * M + part);  // each part its own dropout masks
+    if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step, shared by its parts
+      fo.positions = random_positions(mix64(cfg_.seed ^ 0x9A2D05ull), static_cast<uint64_t>(step_),
+                                      batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0), cfg_.random_positions);
+    ForwardResult r = model_->forward(tape_, b.tokens, b.lengths, fo);
+    Var loss = task_loss(tape_, r.logits, b);
+    if (M > 1) {
+      double part_scored = 0;
+      for (int64_t i = 0; i < b.score.numel(); ++i) part_scored += b.score.data()[i];
+      loss = scale(tape_, loss, static_cast<Real>(part_scored / scored));
+    }
+    const double value = tape_.value(loss).item();
+    ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1, hint);
+    losses.push_back(value);
+    optimizer_->zero_grad();
+    tape_.backward(loss);
+    tape_.clear();
+    if (M == 1) break;  // the gradient is in place
+    std::vector<Real> g;
+    for (const Parameter* p : params_) g.insert(g.end(), p->grad.data(), p->grad.data() + p->grad.numel());
+    if (part == first && first_in_order) sum = std::move(g);
+    else if (first_in_order) for (size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
+    else parts.push_back(std::move(g));
+  }
+  if (M == 1) return losses;
+  // Over MPI the sum travels along the ranks in part order: rank r adds its parts, one by
+  // one, to the sum of every earlier part, and the last rank's total goes to all.
+  if (world_) {
+    const int rank = world_->rank(), n = world_->size();
+    if (rank > 0) {
+      size_t total = 0;
+      for (const Parameter* p : params_) total += static_cast<size_t>(p->grad.numel());
+      sum.resize(total);
+      world_->receive_floats(rank - 1, kTagGradients, sum.data(), static_cast<int64_t>(sum.size()));
+      for (const std::vector<Real>& g : parts)
+        for (size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
+    }
+    if (rank + 1 < n) world_->send_floats(rank + 1, kTagGradients, sum.data(), static_cast<int64_t>(sum.size()));
+    world_->broadcast(sum.data(), static_cast<int64_t>(sum.size()), n - 1);
+  }
+  size_t at = 0;
+  for (Parameter* p : params_) {
+    std::copy(sum.begin() + static_cast<std::ptrdiff_t>(at), sum.begin() + static_cast<std::ptrdiff_t>(at + p->grad.numel()),
+              p->grad.data());
+    at += static_cast<size_t>(p->grad.numel());
+  }
+  return losses;
+}
+
 double Trainer::train_step() {
   const char* hint = cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
   tape_.clear();
   tape_.set_check_numerics(cfg_.check_numerics);
   Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
-  ForwardOptions fo;
-  fo.training = true;
-  fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
-  fo.step = static_cast<uint64_t>(step_);
-  if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step
-    fo.positions = random_positions(mix64(cfg_.seed ^ 0x9A2D05ull), static_cast<uint64_t>(step_),
-                                    batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0), cfg_.random_positions);
-  double value = 0;
+  const int64_t M = cfg_.micro_batches;
+  const int64_t rank = world_ ? world_->rank() : 0, ranks = world_ ? world_->size() : 1;
+  std::vector<double> losses;
   try {
-    ForwardResult r = model_->forward(tape_, batch.tokens, batch.lengths, fo);
-    Var loss = task_loss(tape_, r.logits, batch);
-    value = tape_.value(loss).item();
-    ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1, hint);
-    optimizer_->zero_grad();
-    tape_.backward(loss);
+    losses = accumulate_gradients(batch, M * rank / ranks, M * (rank + 1) / ranks);
   } catch (const Error& e) {
     tape_.clear();
     // The tape's --check-numerics scan names the op; the step is ours to add.
     if (std::string_view(e.what()).starts_with("numerics: non-finite")) fail(e.what(), " at step ", step_ + 1);
     throw;
   }
-  tape_.clear();
+  if (world_ && world_->rank() > 0) {  // rank 0 logs the loss: it gets every part's share
+    world_->send(0, kTagLosses, std::string(reinterpret_cast<const char*>(losses.data()), losses.size() * sizeof(double)));
+  } else if (world_) {
+    for (int r = 1; r < world_->size(); ++r) {
+      const std::string bytes = world_->wait(kTagLosses, r)->bytes;
+      const size_t at = losses.size();
+      losses.resize(at + bytes.size() / sizeof(double));
+      std::memcpy(losses.data() + at, bytes.data(), bytes.size());
+    }
+  }
+  double value = 0;  // the batch's mean loss: the parts' shares added in part order
+  for (double v : losses) value += v;
   last_grad_norm_ = clip_grad_norm(params_, cfg_.clip);
   ORDO_CHECK(std::isfinite(last_grad_norm_), "numerics: the gradient norm is ", last_grad_norm_,
              " at step ", step_ + 1, hint);
@@ -167,7 +248,8 @@ void Trainer::record_eval(const std::vector<EvalResult>& results) {
 
 void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (step_ == 0 && log_.eval.empty()) record_eval(evaluate());  // the untrained baseline
+  const bool leader = world_ == nullptr || world_->rank() == 0;  // data-parallel: rank 0 evaluates and logs
+  if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   while (step_ < cfg_.steps) {
     const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
     const double loss = train_step();
@@ -177,12 +259,13 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
     log_.train_loss.push_back(loss);
     log_.lr.push_back(lr);
     log_.wall_time.push_back(wall);
-    const bool evaluated = step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0);
+    const bool evaluated = leader && (step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0));
     if (evaluated) record_eval(evaluate());
     log_.total_wall_seconds = elapsed_before_ + seconds_since(t0);
-    if (on_step && !on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_,
-                                     log_.total_wall_seconds, &log_, evaluated}))
-      break;
+    bool go = !on_step || on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_,
+                                           log_.total_wall_seconds, &log_, evaluated});
+    if (world_) go = world_->min_over_ranks(go ? 1 : 0) != 0;  // one rank stopping stops them all, at this step
+    if (!go) break;
   }
   elapsed_before_ = log_.total_wall_seconds;
 }
@@ -211,8 +294,11 @@ void Trainer::restore(const Checkpoint& ck) {
   const auto mine = to_settings(cfg_);
   for (const auto& [key, value] : mine) {
     auto it = ck.config.find(key);
-    ORDO_CHECK(it != ck.config.end(), "checkpoint: setting '", key, "' missing; it was written by another ordo version");
-    ORDO_CHECK(it->second == value, "checkpoint: it was trained with --", key, " ", it->second,
+    // Checkpoints from before --micro-batches existed trained each batch whole.
+    const std::string theirs = it == ck.config.end() && key == "micro-batches" ? "1" : it != ck.config.end() ? it->second : "";
+    ORDO_CHECK(it != ck.config.end() || key == "micro-batches", "checkpoint: setting '", key,
+               "' missing; it was written by another ordo version");
+    ORDO_CHECK(theirs == value, "checkpoint: it was trained with --", key, " ", theirs,
                ", this run has --", key, " ", value, "; resume with the same settings");
   }
   ORDO_CHECK(ck.step >= 0 && ck.step <= cfg_.steps, "checkpoint: step ", ck.step, " outside [0, ", cfg_.steps, "]");

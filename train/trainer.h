@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cluster.h"
 #include "data/eval.h"
 #include "data/task.h"
 #include "layers/model.h"
@@ -63,6 +64,14 @@ class Trainer {
   // Returns the training loss.
   double step_once();
 
+  // Data-parallel training over the ranks of an MPI job (core/cluster.h), from the next
+  // step on: each rank computes its consecutive share of the batch's micro-batches, and the
+  // gradients are summed in micro-batch order along the ranks (docs/spec.md §5.4), so the
+  // run has the bits of the one-process run. Every rank holds the whole model and takes the
+  // same optimizer step; rank 0 alone evaluates and keeps the log, and decides when the run
+  // stops. Throws unless the ranks divide --micro-batches.
+  void train_over(Cluster& world);
+
   Checkpoint checkpoint() const;
   void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration
 
@@ -77,6 +86,9 @@ class Trainer {
 
  private:
   double train_step();  // one step at step_, returns the loss
+  // The summed gradient of micro-batches [first, last) of `batch` into the parameters'
+  // gradients (over MPI: of every rank's); returns each part's share of the loss.
+  std::vector<double> accumulate_gradients(const Batch& batch, int64_t first, int64_t last);
   void record_eval(const std::vector<EvalResult>& results);
 
   TrainConfig cfg_;
@@ -91,6 +103,7 @@ class Trainer {
   double last_grad_norm_ = 0;
   double elapsed_before_ = 0;  // wall seconds of earlier sessions of a resumed run
   EvalObserver eval_observer_;
+  Cluster* world_ = nullptr;  // data-parallel over these ranks; nullptr = this process alone
 };
 
 }  // namespace ordo
