@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/cluster.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
@@ -104,7 +105,7 @@ int cmd_compare(const Args& given_args) {
     how.ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
     how.ckpt_minutes = parse_double("ckpt-minutes", p.option("ckpt-minutes"));
     how.jobs = parse_int("jobs", p.option("jobs"));
-    quiet = p.option("quiet") == "true";
+    quiet = p.option("quiet") == "true" || cluster().rank() != 0;  // rank 0 speaks for an MPI job
     study = std::make_unique<Study>(spec, how);  // every run checked; nothing written yet
   } catch (const Error& e) {
     throw InputError(e.what());
@@ -112,12 +113,13 @@ int cmd_compare(const Args& given_args) {
 
   install_interrupt_handlers();  // Ctrl-C / SIGTERM: every running run checkpoints, exit 130 / 143
   Progress live(quiet, static_cast<int>(std::max<int64_t>(1, study->steps_to_train() / 40)));
-  live.message("ordo compare: " + std::to_string(spec.tasks.size()) + " task(s) x " +
-               std::to_string(spec.encodings.size()) + " encoding(s) x " +
+  live.message("ordo compare: " + std::to_string(study->spec().tasks.size()) + " task(s) x " +
+               std::to_string(study->spec().encodings.size()) + " encoding(s) x " +
                (spec.vary.empty() ? std::string() : std::to_string(variants(spec.vary).size()) + " variant(s) x ") +
                std::to_string(spec.seeds) + " seed(s) = " +
                std::to_string(study->runs().size()) + " runs of " +
-               (spec.task_steps.empty() ? std::to_string(spec.base.steps) : "per-task") + " steps -> " + how.out);
+               (spec.task_steps.empty() ? std::to_string(spec.base.steps) : "per-task") + " steps -> " + how.out +
+               (cluster().distributed() ? ", over " + std::to_string(cluster().size()) + " MPI ranks" : ""));
   StudyProgress show;
   show.message = [&](const std::string& text) { live.message(text); };
   show.update = [&](int64_t done, int64_t total, const std::string& line, double seconds) {
@@ -147,7 +149,7 @@ int cmd_compare(const Args& given_args) {
 }
 
 CommandInfo command_info_compare() {
-  return {"compare", "train the task x encoding x seed grid; results.h5, plots, summary.md", cmd_compare};
+  return {"compare", "train the task x encoding x seed grid; results.h5, plots, summary.md", cmd_compare, true};
 }
 
 }  // namespace ordo

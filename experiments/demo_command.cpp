@@ -18,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/cluster.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
@@ -72,16 +73,20 @@ int cmd_demo(const Args& args) {
   const std::string out = p.option("out");
   std::string preset_text;
   for (const std::string& a : demo_preset()) preset_text += (preset_text.empty() ? "" : " ") + a;
-  std::printf("demo preset: %s\n  (SPEC defaults are 2000 steps, warmup 100, eval every 250, and `ordo compare` keeps "
+  const bool rank0 = cluster().rank() == 0;  // over MPI, rank 0 speaks for the job
+  if (rank0)
+    std::printf("demo preset: %s\n  (SPEC defaults are 2000 steps, warmup 100, eval every 250, and `ordo compare` keeps "
               "them;\n   the demo trains shorter to fit %s on 2 cores, one seed. Evaluation sets keep their SPEC "
               "form.)\n",
               preset_text.c_str(), format_duration(kDemoBudgetSeconds).c_str());
   Args cmp = demo_preset();
   cmp.insert(cmp.end(), {"--out", out});
   std::error_code ec;
+  // Rank 0 decides for every rank: it creates the directory the others might see.
+  const bool existing = cluster().min_over_ranks(rank0 ? fs::exists(out, ec) && !fs::is_empty(out, ec) : 1) != 0;
   if (p.option("force") == "true") cmp.push_back("--force");
-  else if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
-    std::printf("%s exists: continuing it (finished runs are skipped; --force starts over)\n", out.c_str());
+  else if (existing) {
+    if (rank0) std::printf("%s exists: continuing it (finished runs are skipped; --force starts over)\n", out.c_str());
     cmp.push_back("--resume");
   }
   std::fflush(stdout);
@@ -89,7 +94,7 @@ int cmd_demo(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = find_command("compare")->run(cmp);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (rc != 0) return rc;
+  if (rc != 0 || !rank0) return rc;
 
   std::ifstream md(out + "/summary.md");
   std::stringstream text;
@@ -109,7 +114,7 @@ int cmd_demo(const Args& args) {
 }
 
 CommandInfo command_info_demo() {
-  return {"demo", "the default comparison with a small preset, then its summary", cmd_demo};
+  return {"demo", "the default comparison with a small preset, then its summary", cmd_demo, true};
 }
 
 }  // namespace ordo

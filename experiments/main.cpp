@@ -5,6 +5,7 @@
 #include <exception>
 #include <string>
 
+#include "core/cluster.h"
 #include "core/error.h"
 #include "core/shared_cores.h"
 #include "experiments/commands.h"
@@ -33,23 +34,45 @@ int main(int argc, char** argv) {
   }
   const std::string name = argv[1];
   ordo::Args args(argv + 2, argv + argc);
+  ordo::Cluster& world = ordo::cluster();
   if (const ordo::CommandInfo* c = ordo::find_command(name)) {
-    ordo::join_shared_cores();  // other ordo processes on these cores take their share of them
-    // Past a file size limit (ulimit -f), a write fails with EFBIG, which ordo reports like a
-    // full disk, instead of the process being killed in the middle of it.
-    std::signal(SIGXFSZ, SIG_IGN);
     try {
-      return c->run(args);
-    } catch (const ordo::Interrupted& e) {  // everything saved: say how to continue
-      std::fprintf(stderr, "ordo %s: stopped by %s\n", c->name.c_str(), e.what());
-      return 128 + e.signal;
-    } catch (const ordo::InputError& e) {
-      std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
-      return 2;
+      world.join(&argc, &argv);  // only when mpirun or srun started this process (core/cluster.h)
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
-      return 1;
+      return 2;
     }
+    // Other ranks say nothing their rank 0 says too; what is theirs alone names the rank.
+    const bool rank0 = world.rank() == 0;
+    const std::string who = rank0 ? c->name : c->name + " (rank " + std::to_string(world.rank()) + " on " + world.host() + ")";
+    const int code = [&]() {
+      if (world.distributed() && !c->runs_over_mpi) {
+        if (rank0)
+          std::fprintf(stderr, "ordo %s: error: this command runs in one process; over MPI (mpirun, srun) run "
+                               "compare, demo or train\n", c->name.c_str());
+        return 2;
+      }
+      ordo::join_shared_cores();  // other ordo processes on these cores take their share of them
+      // Past a file size limit (ulimit -f), a write fails with EFBIG, which ordo reports like a
+      // full disk, instead of the process being killed in the middle of it.
+      std::signal(SIGXFSZ, SIG_IGN);
+      try {
+        return c->run(args);
+      } catch (const ordo::PeerFailure&) {  // another rank failed and said why
+        return 1;
+      } catch (const ordo::Interrupted& e) {  // everything saved: say how to continue
+        if (rank0) std::fprintf(stderr, "ordo %s: stopped by %s\n", c->name.c_str(), e.what());
+        return 128 + e.signal;
+      } catch (const ordo::InputError& e) {
+        if (rank0) std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
+        return 2;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ordo %s: error: %s\n", who.c_str(), e.what());
+        return 1;
+      }
+    }();
+    world.leave();
+    return code;
   }
   std::string known;
   for (const ordo::CommandInfo& c : ordo::commands()) known += (known.empty() ? "" : ", ") + c.name;

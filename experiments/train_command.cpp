@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/cluster.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "core/shared_cores.h"
@@ -83,11 +84,14 @@ int cmd_train(const Args& args) {
   install_interrupt_handlers();  // Ctrl-C / SIGTERM: finish the step, checkpoint, exit 130 / 143
   Trainer& trainer = run->trainer();
   const TrainConfig& cfg = trainer.config();
-  const bool quiet = p.option("quiet") == "true";
+  const bool quiet = p.option("quiet") == "true" || cluster().rank() != 0;  // rank 0 speaks for an MPI job
   Progress progress(quiet, 100);
   if (!quiet)
     progress.message("ordo train: task " + cfg.task.name + ", encoding " + cfg.model.encoding + ", " +
                      std::to_string(cfg.steps) + " steps -> " + out_dir +
+                     (cluster().distributed() ? ", data-parallel over " + std::to_string(cluster().size()) +
+                                                    " MPI ranks (" + std::to_string(cfg.micro_batches) + " micro-batches)"
+                                              : "") +
                      (run->resumed() ? " (resumed at step " + std::to_string(trainer.step()) + ")" : "") +
                      "; memory: about " + format_bytes(static_cast<double>(estimate_memory(cfg, trainer.task()).total())) +
                      " of " + format_bytes(static_cast<double>(available_memory())) + " available");
@@ -113,8 +117,16 @@ int cmd_train(const Args& args) {
                     static_cast<double>(s.step + 1 - first_step) / std::max(1e-9, s.seconds));
       progress.update(s.step + 1, s.total, text, s.seconds);
     });
-  } catch (const Error&) {
+  } catch (const Interrupted&) {  // every rank stopped at the same step
     progress.finish("");
+    throw;
+  } catch (const std::exception& e) {
+    progress.finish("");
+    // The ranks train in step: one that fails leaves the others waiting for its gradients.
+    if (cluster().distributed()) {
+      std::fprintf(stderr, "ordo train (rank %d on %s): error: %s\n", cluster().rank(), cluster().host().c_str(), e.what());
+      cluster().abort(1);
+    }
     throw;
   }
   progress.finish("done in " + format_duration(trainer.log().total_wall_seconds) + ": " + eval_summary(trainer.log()) +
@@ -123,7 +135,7 @@ int cmd_train(const Args& args) {
 }
 
 CommandInfo command_info_train() {
-  return {"train", "train one model on one task and log its curves (HDF5)", cmd_train};
+  return {"train", "train one model on one task and log its curves (HDF5)", cmd_train, true};
 }
 
 }  // namespace ordo

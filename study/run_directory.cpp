@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "core/cluster.h"
 #include "core/parallel.h"
 #include "core/shared_cores.h"
 #include "report/checkpoint_file.h"
@@ -40,6 +41,30 @@ void check_output_directory(const std::string& out_dir) {
 RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string, std::string>& given,
                            RunDirectoryOptions options)
     : options_(std::move(options)) {
+  Cluster& world = cluster();
+  if (!world.distributed()) {
+    set_up(config, given);
+    return;
+  }
+  // Data-parallel over MPI: every rank builds the same run; rank 0 owns the directory. The
+  // ranks agree before training: one that failed stops them all.
+  std::exception_ptr mine;
+  try {
+    set_up(config, given);
+  } catch (...) {
+    mine = std::current_exception();
+  }
+  const int64_t rank0_ok = world.min_over_ranks(world.rank() == 0 ? (mine ? 0 : 1) : 1);
+  const int64_t all_ok = world.min_over_ranks(mine ? 0 : 1);
+  if (all_ok) return;
+  if (mine && (world.rank() == 0 || rank0_ok)) std::rethrow_exception(mine);
+  if (world.rank() == 0) fail("another rank could not set up the run; its error is printed above");
+  throw PeerFailure("rank 0 could not set up the run");
+}
+
+void RunDirectory::set_up(const TrainConfig& config, const std::map<std::string, std::string>& given) {
+  Cluster& world = cluster();
+  leader_ = world.rank() == 0;
   ORDO_CHECK(options_.ckpt_every >= 0, "--ckpt-every must be >= 0, got ", options_.ckpt_every);
   ORDO_CHECK(options_.ckpt_minutes >= 0, "--ckpt-minutes must be >= 0 (0 = off), got ", options_.ckpt_minutes);
   check_output_directory(options_.out);
@@ -47,7 +72,7 @@ RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string
   TrainConfig cfg = config;
   if (options_.existing == ExistingOutput::Resume) {
     ORDO_CHECK(fs::exists(checkpoint_path()), "--resume: no checkpoint at ", checkpoint_path());
-    lock_ = OutputLock(options_.out);  // no other writer from here on (writes nothing)
+    if (leader_) lock_ = OutputLock(options_.out);  // no other writer from here on (writes nothing)
     ck = std::make_unique<Checkpoint>(load_checkpoint(checkpoint_path()));
     // The checkpoint's settings, with any setting given now on top (a mismatch is refused).
     cfg = from_settings(ck->config);
@@ -62,11 +87,13 @@ RunDirectory::RunDirectory(const TrainConfig& config, const std::map<std::string
   // (Refuse: a second process racing this check is refused by the lock below.)
   trainer_ = std::make_unique<Trainer>(cfg);  // every setting checked before the first write
   if (ck) trainer_->restore(*ck);
-  if (!ck) lock_ = OutputLock(options_.out);
-  remove_stale_temporaries(options_.out);
+  if (world.distributed()) trainer_->train_over(world);
+  if (!ck && leader_) lock_ = OutputLock(options_.out);
+  if (leader_) remove_stale_temporaries(options_.out);
 }
 
 void RunDirectory::save_log() {
+  if (!leader_) return;
   const TrainConfig& cfg = trainer_->config();
   RunRecord rec{cfg.task.name, cfg.model.encoding, cfg.seed, trainer_->log(), to_settings(cfg)};
   write_results(run_path(), {rec}, to_settings(cfg));
@@ -81,7 +108,7 @@ void RunDirectory::save_log_after_failure() {
 }
 
 void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
-  fs::create_directories(options_.out);
+  if (leader_) fs::create_directories(options_.out);
   const int64_t every = options_.ckpt_every;
   CheckpointClock clock(options_.ckpt_minutes);
   // This process's share of the cores, looked at again at every step (core/shared_cores.h).
@@ -96,7 +123,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
       share_cores();
       if (on_step) on_step(s);
       const bool by_step = every > 0 && (s.step + 1) % every == 0;
-      if ((by_step || clock.due()) && s.step + 1 < s.total) {
+      if (leader_ && (by_step || clock.due()) && s.step + 1 < s.total) {
         save_checkpoint(checkpoint_path(), trainer_->checkpoint());
         save_log();
         clock.reset();
@@ -110,7 +137,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   }
   omp_set_num_threads(limit);
   try {
-    save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+    if (leader_) save_checkpoint(checkpoint_path(), trainer_->checkpoint());
   } catch (const Error&) {
     save_log_after_failure();  // run.h5 is much smaller: it may still fit
     throw;

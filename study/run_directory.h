@@ -6,6 +6,10 @@
 // the same bits as a run that never stopped; Replace starts over; Refuse (the default)
 // will not touch a directory that already holds a run.
 //
+// Started by mpirun or srun (core/cluster.h), the run is data-parallel over the ranks
+// (Trainer::train_over): every rank trains, rank 0 alone writes, and the files are the
+// files of the one-process run.
+//
 //   RunDirectory run(config, {}, {.out = "runs/x"});  // checks everything; writes nothing yet
 //   run.train();                                      // trains to config.steps, writes both files
 #pragma once
@@ -50,6 +54,7 @@ class RunDirectory {
   void train(const std::function<void(const StepInfo&)>& on_step = {});
 
  private:
+  void set_up(const TrainConfig& config, const std::map<std::string, std::string>& given);
   void save_log();
   void save_log_after_failure();  // save_log, its own failure only printed (the first one is thrown)
 
@@ -57,6 +62,7 @@ class RunDirectory {
   OutputLock lock_;  // held from the end of the constructor (study/output_lock.h)
   std::unique_ptr<Trainer> trainer_;
   bool resumed_ = false;
+  bool leader_ = true;  // writes the files: rank 0 of a data-parallel MPI job, or the process alone
 };
 
 }  // namespace ordo

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -12,6 +14,7 @@
 
 #include <omp.h>
 
+#include "core/cluster.h"
 #include "core/parallel.h"
 #include "core/shared_cores.h"
 #include "layers/posenc/encoding.h"
@@ -106,6 +109,101 @@ std::string preamble(const StudySpec& spec, double wall, double run_seconds) {
   return os.str();
 }
 
+// The messages of a study over MPI (study/study.h, "Over MPI"). Ranks other than 0 ask
+// rank 0 for runs (request -> assign), and report each run done (its checkpoint is then on
+// the shared filesystem), stopped at a checkpoint, or failed; they send their progress and a
+// heartbeat; rank 0 tells them to stop, and at the end how the study ended.
+constexpr int kTagRequest = 1, kTagDone = 2, kTagStopped = 3, kTagFailed = 4, kTagProgress = 5, kTagFinished = 6,
+              kTagStop = 7, kTagFinal = 8, kTagAlive = 9;
+constexpr int kTagAssign = 100;  // + the asking worker's id
+// A rank silent this long is taken for dead: after a signal (mpirun signals every rank when
+// one dies; the living answer within a heartbeat), or at any time (a launcher that lets the
+// others run on).
+constexpr double kHeartbeatSeconds = 0.1, kSilentAfterSignal = 0.35, kSilentEver = 120;
+
+double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Rank 0's side of the queue, until every other rank has finished or gone silent.
+template <class Take, class Report>
+void serve_queue(Cluster& world, std::mutex& mu, bool& stopping, std::exception_ptr& failure,
+                 std::map<int, std::set<size_t>>& in_flight, std::string& lost, const std::vector<StudyRun>& runs,
+                 Take& take_next, Report report) {
+  using clock = std::chrono::steady_clock;
+  const int n = world.size();
+  std::vector<bool> finished(static_cast<size_t>(n), false);
+  std::vector<clock::time_point> seen(static_cast<size_t>(n), clock::now());
+  int left = n - 1;
+  bool stop_sent = false;
+  std::optional<clock::time_point> signalled;
+  while (left > 0) {
+    const std::optional<ClusterMessage> m = world.wait(-1, -1, 0.02);
+    std::lock_guard<std::mutex> lock(mu);
+    const auto now = clock::now();
+    if (interrupt_signal() != 0) {
+      stopping = true;
+      if (!signalled) signalled = now;
+    }
+    if (stopping && !stop_sent) {
+      for (int r = 1; r < n; ++r)
+        if (!finished[static_cast<size_t>(r)]) world.send(r, kTagStop, "");
+      stop_sent = true;
+    }
+    for (int r = 1; r < n; ++r) {
+      const double silent = seconds_between(seen[static_cast<size_t>(r)], now);
+      if (finished[static_cast<size_t>(r)] || !(silent > kSilentEver || (signalled && silent > kSilentAfterSignal)))
+        continue;
+      std::string held;
+      for (size_t i : in_flight[r]) held += (held.empty() ? "" : ", ") + runs[i].label();
+      const std::string text = "rank " + std::to_string(r) + " went silent (killed or crashed) while training " +
+                               (held.empty() ? std::string("no run") : held);
+      std::fprintf(stderr, "ordo: %s\n", text.c_str());  // now: its launcher may end this rank too
+      lost += (lost.empty() ? "" : "; ") + text;
+      finished[static_cast<size_t>(r)] = true;
+      --left;
+      stopping = true;
+    }
+    if (!m) continue;
+    seen[static_cast<size_t>(m->from)] = now;
+    switch (m->tag) {
+      case kTagRequest: {
+        std::optional<size_t> i;
+        if (!stopping) i = take_next();
+        if (i) in_flight[m->from].insert(*i);
+        world.send(m->from, kTagAssign + std::stoi(m->bytes), i ? std::to_string(*i) : "-1");
+        break;
+      }
+      case kTagDone:
+      case kTagStopped:
+      case kTagProgress:
+        try {
+          report(m->from, *m);
+        } catch (...) {
+          if (!failure) failure = std::current_exception();
+          stopping = true;
+        }
+        break;
+      case kTagFailed: {
+        const size_t nl = m->bytes.find('\n');
+        const size_t i = static_cast<size_t>(std::stoll(m->bytes.substr(0, nl)));
+        in_flight[m->from].erase(i);
+        if (!failure)
+          failure = std::make_exception_ptr(
+              Error("rank " + std::to_string(m->from) + ": " + runs[i].label() + ": " + m->bytes.substr(nl + 1)));
+        stopping = true;
+        break;
+      }
+      case kTagFinished:
+        if (!finished[static_cast<size_t>(m->from)]) --left;
+        finished[static_cast<size_t>(m->from)] = true;
+        break;
+      default:  // kTagAlive: the time seen is all it says
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, int64_t>> parse_task_steps(const std::string& text,
@@ -193,6 +291,39 @@ bool StudyRun::finished() const {
 }
 
 Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
+  Cluster& world = cluster();
+  if (!world.distributed()) {
+    build_runs();
+    lock_ = OutputLock(options_.out);  // every run checked: now the directory is ours alone
+    remove_stale_temporaries(options_.out);
+    return;
+  }
+  // Over MPI every rank builds and checks the same runs; rank 0 alone owns the directory.
+  // The ranks then agree: one that failed stops them all, and the failure is said once.
+  std::exception_ptr mine;
+  try {
+    build_runs();
+    if (world.rank() == 0) {
+      lock_ = OutputLock(options_.out);
+      remove_stale_temporaries(options_.out);
+    }
+  } catch (...) {
+    mine = std::current_exception();
+  }
+  const int64_t all_ok = world.min_over_ranks(mine ? 0 : 1);
+  const int64_t rank0_ok = world.min_over_ranks(world.rank() == 0 ? (mine ? 0 : 1) : 1);
+  if (all_ok) return;
+  if (world.rank() == 0 && mine) std::rethrow_exception(mine);
+  if (world.rank() == 0) throw Error("another rank could not set up the study; its error is printed above");
+  if (!rank0_ok || !mine) throw PeerFailure("rank 0 or another rank could not set up the study");
+  try {
+    std::rethrow_exception(mine);
+  } catch (const Error& e) {
+    throw Error("rank " + std::to_string(world.rank()) + " on " + world.host() + ": " + e.what());
+  }
+}
+
+void Study::build_runs() {
   std::vector<std::string> encoding_list;
   for (const EncodingInfo& e : encodings()) encoding_list.push_back(e.name);
   expand_all("tasks", spec_.tasks, task_names());
@@ -257,8 +388,6 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
           runs_.push_back(std::move(r));
         }
       }
-  lock_ = OutputLock(out);  // every run checked: now the directory is ours alone
-  remove_stale_temporaries(out);
 }
 
 int64_t Study::steps_to_train() const {
@@ -272,9 +401,14 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   auto message = [&](const std::string& text) {
     if (progress.message) progress.message(text);
   };
-  if (options_.existing == ExistingOutput::Replace)
-    for (const char* name : {"results.h5", "summary.md", "checkpoints", "plots"}) fs::remove_all(out + "/" + name);
-  fs::create_directories(out + "/checkpoints");
+  Cluster& world = cluster();
+  const bool remote = world.rank() != 0;  // a rank other than 0: trains what rank 0 hands it
+  if (!remote) {
+    if (options_.existing == ExistingOutput::Replace)
+      for (const char* name : {"results.h5", "summary.md", "checkpoints", "plots"}) fs::remove_all(out + "/" + name);
+    fs::create_directories(out + "/checkpoints");
+  }
+  world.barrier();  // the directory is ready before any rank writes into it
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
@@ -303,9 +437,12 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   // (a run's numbers do not depend on its thread count, so neither do the results). One mutex
   // guards the shared state below, the progress callbacks and every HDF5 call (Debian's HDF5
   // is not built thread-safe).
-  const int threads = shared_cores().limit;  // this process's threads when alone
+  // Over MPI, a rank's runs share the cores its host gives it (one rank per core: one run
+  // each); alone, the process's own limit.
+  const int threads = world.distributed() ? shared_cores().threads : shared_cores().limit;
   int64_t pending = 0;
   for (const StudyRun& r : runs_) pending += r.finished() ? 0 : 1;
+  if (world.distributed()) pending = std::max<int64_t>(1, pending / world.size());
   const int jobs = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(options_.jobs > 0 ? options_.jobs : threads, pending)));
   std::mutex mu;
@@ -317,6 +454,10 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   int64_t steps_done = 0;
   bool stopping = false;
   std::exception_ptr failure;
+  // Over MPI: where each run went (rank 0's queue), and a rank's progress not yet reported.
+  std::map<int, std::set<size_t>> in_flight;
+  int64_t unreported_steps = 0;
+  auto last_report = std::chrono::steady_clock::now();
   const std::string total_runs = std::to_string(runs_.size());
   auto save_results = [&]() {  // with mu held
     std::vector<RunRecord> all;
@@ -324,7 +465,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       if (s) all.push_back(*s);
     write_results(outcome.results_path, all, shared);
   };
-  for (size_t i = 0; i < runs_.size(); ++i) {
+  for (size_t i = 0; i < runs_.size() && !remote; ++i) {
     const StudyRun& r = runs_[i];
     if (!r.finished()) continue;
     slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, r.checkpoint->log, r.settings, r.variant};
@@ -332,11 +473,16 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": finished earlier, skipped (" +
             eval_text(r.checkpoint->log) + ")");
   }
-  if (jobs > 1)
+  if (jobs > 1 && !world.distributed())
     message(std::to_string(jobs) + " runs at a time, " +
             (threads >= jobs ? std::to_string(threads / jobs) : std::string("1")) +
             " OpenMP thread(s) each (--jobs; a run's numbers do not depend on it)");
 
+  auto take_next = [&]() -> std::optional<size_t> {  // with mu held: the grid's next unfinished run
+    while (next < runs_.size() && runs_[next].finished()) ++next;
+    if (next == runs_.size()) return std::nullopt;
+    return next++;
+  };
   auto worker = [&](int id) {
     int my_threads = 0;
     auto share_threads = [&]() {  // with mu held: the threads of workers that left go to the rest
@@ -351,15 +497,27 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     for (;;) {
       size_t i;
       {
-        std::lock_guard<std::mutex> lock(mu);
+        std::unique_lock<std::mutex> lock(mu);
         if (interrupt_signal() != 0) stopping = true;  // no new run after a signal
-        while (next < runs_.size() && runs_[next].finished()) ++next;
-        if (stopping || next == runs_.size()) {
+        std::optional<size_t> taken;
+        if (!stopping && remote) {  // ask rank 0's queue, without holding up this rank's other runs
+          lock.unlock();
+          world.send(0, kTagRequest, std::to_string(id));
+          const std::optional<ClusterMessage> reply = world.wait(kTagAssign + id, 0);
+          lock.lock();
+          const long long assigned = std::stoll(reply->bytes);
+          if (assigned >= 0 && stopping) world.send(0, kTagStopped, std::to_string(assigned));  // not started
+          if (assigned >= 0 && !stopping) taken = static_cast<size_t>(assigned);
+        } else if (!stopping) {
+          taken = take_next();
+          if (taken && world.distributed()) in_flight[0].insert(*taken);
+        }
+        if (!taken) {
           --workers_left;
           status[id].clear();
           return;
         }
-        i = next++;
+        i = *taken;
         share_threads();
       }
       const StudyRun& r = runs_[i];
@@ -378,6 +536,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
         trainer->run([&](const StepInfo& s) {
           std::lock_guard<std::mutex> lock(mu);
           if (interrupt_signal() != 0) stopping = true;  // checkpointed below, then stopped
+          if (remote && world.poll(kTagStop, 0)) stopping = true;  // another rank failed or stopped
           share_threads();
           char text[160];
           std::snprintf(text, sizeof text, "%s %lld/%lld loss %.4f", r.label().c_str(),
@@ -387,21 +546,47 @@ StudyOutcome Study::run(const StudyProgress& progress) {
           for (const std::string& st : status)
             if (!st.empty()) line += " | " + st;
           ++steps_done;
-          if (progress.update) progress.update(steps_done, total_steps, line, elapsed());
+          if (remote) {  // rank 0 shows the progress of every rank, told once a second
+            ++unreported_steps;
+            if (std::chrono::steady_clock::now() - last_report > std::chrono::seconds(1)) {
+              world.send(0, kTagProgress, std::to_string(unreported_steps) + "\n" + text);
+              unreported_steps = 0;
+              last_report = std::chrono::steady_clock::now();
+            }
+          } else if (progress.update) {
+            progress.update(steps_done, total_steps, line, elapsed());
+          }
           // Another run failed: keep this one's state so that Resume continues it.
           const int64_t every = options_.ckpt_every;
           const bool by_step = every > 0 && (s.step + 1) % every == 0;
           const bool checkpoint = stopping || ((by_step || clock.due()) && s.step + 1 < s.total);
           if (checkpoint) {
             save_checkpoint(r.checkpoint_path, trainer->checkpoint());
-            slots[i] = record();
-            save_results();
+            if (!remote) {  // rank 0 writes results.h5; the others' curves reach it by their checkpoints
+              slots[i] = record();
+              save_results();
+            }
             clock.reset();
           }
           return !stopping;
         });
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
+        if (remote) {  // rank 0 names the run and this rank, and stops the others
+          std::string what = "unknown exception";
+          try {
+            throw;
+          } catch (const std::exception& e) {
+            what = e.what();
+          } catch (...) {
+          }
+          world.send(0, kTagFailed, std::to_string(i) + "\n" + what);
+          failure = std::make_exception_ptr(PeerFailure(r.label() + ": " + what));
+          stopping = true;
+          --workers_left;
+          status[id].clear();
+          return;
+        }
         if (trainer) {  // the curve up to the fault; rerun with Resume after fixing the settings
           slots[i] = record();
           try {
@@ -413,7 +598,8 @@ StudyOutcome Study::run(const StudyProgress& progress) {
           try {
             throw;
           } catch (const Error& e) {
-            failure = std::make_exception_ptr(Error(r.label() + ": " + e.what()));
+            const std::string where = world.distributed() ? "rank 0: " : "";
+            failure = std::make_exception_ptr(Error(where + r.label() + ": " + e.what()));
           } catch (...) {
             failure = std::current_exception();
           }
@@ -425,7 +611,27 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       }
       std::lock_guard<std::mutex> lock(mu);
       status[id].clear();
-      if (trainer->step() < r.config.steps) continue;  // stopped by another run's failure, checkpointed
+      if (trainer->step() < r.config.steps) {  // stopped by another run's failure, checkpointed
+        if (remote) world.send(0, kTagStopped, std::to_string(i));
+        else in_flight[0].erase(i);
+        continue;
+      }
+      if (remote) {  // the checkpoint holds the log: rank 0 reads it from the shared directory
+        try {
+          save_checkpoint(r.checkpoint_path, trainer->checkpoint());
+          world.send(0, kTagDone, std::to_string(i));
+        } catch (const std::exception& e) {
+          world.send(0, kTagFailed, std::to_string(i) + "\n" + e.what());
+          failure = std::make_exception_ptr(PeerFailure(r.label() + ": " + e.what()));
+          stopping = true;
+          --workers_left;
+          return;
+        }
+        ++runs_done;
+        ++trained;
+        continue;
+      }
+      in_flight[0].erase(i);
       try {  // the log reaches results.h5 even when the checkpoint cannot be written
         slots[i] = record();
         std::exception_ptr checkpoint_failure;
@@ -452,6 +658,53 @@ StudyOutcome Study::run(const StudyProgress& progress) {
               eval_text(trainer->log()) + " (" + format_duration(trainer->log().total_wall_seconds) + ")");
     }
   };
+  // Rank 0 of an MPI job also serves the queue: the other ranks ask it for runs and tell it
+  // what became of them (study/study.h, "Over MPI").
+  std::thread coordinator;
+  std::string lost;  // ranks that went silent, with the runs they held
+  if (world.distributed() && !remote)
+    coordinator = std::thread([&]() {
+      serve_queue(world, mu, stopping, failure, in_flight, lost, runs_, take_next, [&](int from, const ClusterMessage& m) {
+        // with mu held: a rank finished, stopped or progressed
+        const size_t i = static_cast<size_t>(std::stoll(m.bytes));
+        const StudyRun& r = runs_[i];
+        if (m.tag == kTagProgress) {
+          const size_t nl = m.bytes.find('\n');
+          steps_done += std::stoll(m.bytes.substr(0, nl));
+          if (progress.update)
+            progress.update(steps_done, total_steps,
+                            "runs " + std::to_string(runs_done) + "/" + total_runs + " done | rank " +
+                                std::to_string(from) + ": " + m.bytes.substr(nl + 1),
+                            elapsed());
+          return;
+        }
+        in_flight[from].erase(i);
+        if (!fs::exists(r.checkpoint_path)) return;  // stopped before its first checkpoint
+        const Checkpoint ck = load_checkpoint(r.checkpoint_path);
+        slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, ck.log, r.settings, r.variant};
+        save_results();
+        if (m.tag != kTagDone) return;
+        ORDO_CHECK(ck.step == r.config.steps, "rank ", from, " reported ", r.label(), " finished, but its checkpoint ",
+                   r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
+        ++runs_done;
+        ++trained;
+        message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": " + eval_text(ck.log) +
+                " (" + format_duration(ck.log.total_wall_seconds) + ", rank " + std::to_string(from) + ")");
+      });
+    });
+  std::thread heartbeat;  // a rank other than 0 says it is alive, whatever its runs are doing
+  bool workers_done = false;
+  if (remote)
+    heartbeat = std::thread([&]() {
+      for (;;) {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (workers_done) return;
+        }
+        world.send(0, kTagAlive, "");
+        std::this_thread::sleep_for(std::chrono::duration<double>(kHeartbeatSeconds));
+      }
+    });
   if (jobs == 1) {
     worker(0);
     omp_set_num_threads(threads);
@@ -459,6 +712,30 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     std::vector<std::thread> pool;
     for (int id = 0; id < jobs; ++id) pool.emplace_back(worker, id);
     for (std::thread& t : pool) t.join();
+  }
+  if (coordinator.joinable()) coordinator.join();
+  if (remote) {  // rank 0 says how the study ended; it reports any failure, once
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      workers_done = true;
+    }
+    heartbeat.join();
+    world.send(0, kTagFinished, "");
+    const std::optional<ClusterMessage> end = world.wait(kTagFinal, 0);
+    if (failure) std::rethrow_exception(failure);
+    if (interrupt_signal() != 0) throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()));
+    if (end->bytes != "ok") throw PeerFailure(end->bytes);
+    outcome.trained = trained;
+    outcome.seconds = elapsed();
+    return outcome;
+  }
+  if (world.distributed()) {
+    const std::string end = failure || !lost.empty() ? "failed" : interrupt_signal() != 0 ? "stopped" : "ok";
+    for (int r = 1; r < world.size(); ++r)
+      if (lost.find("rank " + std::to_string(r) + " ") == std::string::npos) world.send(r, kTagFinal, end);
+    if (!lost.empty() && !failure)
+      failure = std::make_exception_ptr(Error(lost + "; " + std::to_string(runs_done) + " of " + total_runs +
+                                              " runs finished and kept; continue with --resume"));
   }
   if (failure) std::rethrow_exception(failure);
   if (interrupt_signal() != 0) {

@@ -18,6 +18,14 @@
 //   StudyOutcome done = study.run();      // trains what is not finished, writes everything
 //   // done.summary_path, done.findings, done.records ...
 //
+// Over MPI (`mpirun -np N ordo compare`, core/cluster.h; docs/cluster.md): every rank builds
+// and checks the same runs; rank 0 locks `out`, serves the runs in grid order to whichever
+// rank asks (its own workers too), reads each finished run's log from its final checkpoint
+// (`out` is on a filesystem every rank shares) and writes results.h5, the plots and
+// summary.md. A run that fails stops the study naming the rank and the run; a rank that goes
+// silent (killed, crashed; heartbeats every 0.1 s) is named with the run it held. The files
+// are the one-process study's, bit for bit; Resume works with any N.
+//
 // Files in `out` (docs/outputs.md):
 //   results.h5                                 every run's log, /runs/<task>/<encoding>/seed<k>/,
 //                                              rewritten atomically after each run; with
@@ -156,6 +164,8 @@ class Study {
   StudyOutcome run(const StudyProgress& progress = {});
 
  private:
+  void build_runs();  // runs_ from spec_, each checked; throws naming the run
+
   StudySpec spec_;
   StudyOptions options_;
   std::vector<StudyRun> runs_;
