@@ -29,7 +29,7 @@ std::string comma_list(const std::vector<std::string>& names) {
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
       {"tasks", "tasks to compare, comma-separated, or all", comma_list(default_study_tasks()), false},
-      {"encodings", "encodings to compare, comma-separated, or all (every registered encoding)",
+      {"encodings", "encodings to compare, comma-separated, or all (every registered encoding; fourier2d then needs --grid-w)",
        comma_list(default_study_encodings()), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
