@@ -244,8 +244,9 @@ void check_memory(const TrainConfig& cfg, const Task& task) {
       << format_bytes(static_cast<double>(need.model)) << " (--layers " << cfg.model.n_layers << ", --d-model "
       << cfg.model.d_model << "); evaluation sets " << format_bytes(static_cast<double>(need.eval_sets))
       << "; one training step " << format_bytes(static_cast<double>(need.train_step)) << " (--batch " << cfg.batch_size
-      << " x length " << task.max_len() << "); one evaluation batch " << format_bytes(static_cast<double>(need.eval_step))
-      << " (length " << need.eval_length << "). Lower --batch, --max-len, --eval-lens, --layers or --d-model";
+      << " x length " << task.max_len() << " in --micro-batches " << cfg.micro_batches
+      << "); one evaluation batch " << format_bytes(static_cast<double>(need.eval_step)) << " (length "
+      << need.eval_length << "). Lower --batch, --max-len, --eval-lens, --layers or --d-model, or raise --micro-batches";
   fail(why.str());
 }
 
