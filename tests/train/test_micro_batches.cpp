@@ -38,7 +38,7 @@ double max_abs(const std::vector<double>& v) {
 
 }  // namespace
 
-TEST_CASE("slice takes sequences [begin, end) of a batch, padded as before", "[train][micro-batches]") {
+TEST_CASE("slice takes sequences begin to end of a batch, padded as before", "[train][micro-batches]") {
   for (const char* name : {"periodic", "order"}) {  // a token head and a pooled head
     TaskConfig tc;
     tc.name = name;
@@ -109,7 +109,7 @@ TEST_CASE("the loss of M parts is the batch's mean loss, and M parts give the sa
     CHECK(std::equal(pa[i]->value.data(), pa[i]->value.data() + pa[i]->value.numel(), pb[i]->value.data()));
 }
 
-TEST_CASE("--micro-batches must divide the batch; a checkpoint from before it resumes as M = 1",
+TEST_CASE("the micro-batch count must divide the batch, and a checkpoint from before it resumes as M = 1",
           "[train][micro-batches][settings]") {
   TrainConfig cfg = small_train_config("order", "none");
   cfg.micro_batches = 3;  // batch 8
