@@ -33,6 +33,7 @@ namespace {
 const std::vector<cli::Option>& inspect_options() {
   static const std::vector<cli::Option> opts = [] {
     std::vector<cli::Option> o = {
+        {"encoding", "the encoding E, as with ordo train (or name it first: ordo inspect-pe E)", "", false},
         {"len", "sequence length L (the matrix is L x L)", "64", false},
         {"d", "model width d", "64", false},
         {"heads", "attention heads H", "4", false},
@@ -69,11 +70,18 @@ int run(const Args& args) {
   try {
     p = cli::parse(args, inspect_options(), false, 1);
     if (p.help) {
-      std::printf("%s", cli::help_text("ordo inspect-pe E --len L --d D [flags]",
+      std::printf("%s", cli::help_text("ordo inspect-pe --encoding E --len L --d D [flags]",
                                        "The position-similarity matrix of encoding E as a heatmap: PE(t).PE(u) for "
                                        "embed encodings, the positional part of the logits for rope, alibi and t5.",
                                        inspect_options(), false).c_str());
       return 0;
+    }
+    // The encoding: --encoding E, like `ordo train`, or E first; both must agree.
+    std::string chosen = p.option("encoding");
+    if (!p.positional.empty()) {
+      ORDO_CHECK(chosen.empty() || chosen == p.positional[0], "two encodings named: ", p.positional[0],
+                 " and --encoding ", chosen, "; name one");
+      chosen = p.positional[0];
     }
     L = cli::positive(p, "len", 2048);
     head = parse_int("head", p.option("head"));
@@ -83,14 +91,13 @@ int run(const Args& args) {
       trainer->restore(ck);
       enc = &trainer->model().encoding();
       name = trainer->config().model.encoding;
-      ORDO_CHECK(p.positional.empty() || p.positional[0] == name, "the checkpoint's encoding is ", name, ", not ",
-                 p.positional[0]);
+      ORDO_CHECK(chosen.empty() || chosen == name, "the checkpoint's encoding is ", name, ", not ", chosen);
       D = trainer->config().model.d_model;
       H = trainer->config().model.n_heads;
     } else {
-      ORDO_CHECK(!p.positional.empty(), "name the encoding: ordo inspect-pe E --len L --d D; known: ",
+      ORDO_CHECK(!chosen.empty(), "name the encoding: ordo inspect-pe --encoding E --len L --d D; known: ",
                  encoding_names());
-      name = p.positional[0];
+      name = chosen;
       D = cli::positive(p, "d", 4096);
       H = cli::positive(p, "heads", 256);
       ORDO_CHECK(D % H == 0, "--heads ", H, " must divide --d ", D);

@@ -117,13 +117,26 @@ TEST_CASE("fourier2d: first d/2 dims depend on x = t mod W only, last d/2 on y =
   CHECK(pe[13 * d + 8] == Approx(std::sin(2.0)).margin(1e-6));
 }
 
-TEST_CASE("fourier2d: no grid width, or d not divisible by 4, is an error", "[posenc][fourier2d]") {
+TEST_CASE("fourier2d: grid width 0 is the default W = 8, and d not divisible by 4 is an error", "[posenc][fourier2d]") {
   EncodingConfig cfg;
   cfg.d_model = 16;
-  auto enc = make_encoding("fourier2d", cfg);
+  auto by_default = make_encoding("fourier2d", cfg);  // --grid-w 0
+  cfg.options.set("grid-w", "8");
+  auto eight = make_encoding("fourier2d", cfg);
+  cfg.options.set("grid-w", "4");
+  auto four = make_encoding("fourier2d", cfg);
   Tape t;
-  CHECK_THROWS_WITH(enc->embed(t, t.input(Tensor::zeros({1, 6, 16})), Positions{1, 6, {6}}),
-                    Contains("fourier2d needs 2-D positions: pass --grid-w W"));
+  const Tensor x = Tensor::zeros({1, 20, 16});
+  const Positions pos{1, 20, {20}};
+  const Tensor a = t.value(by_default->embed(t, t.input(x), pos));
+  const Tensor b = t.value(eight->embed(t, t.input(x), pos));
+  const Tensor c = t.value(four->embed(t, t.input(x), pos));
+  bool differs_from_four = false;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    CHECK(a[i] == b[i]);
+    differs_from_four = differs_from_four || a[i] != c[i];
+  }
+  CHECK(differs_from_four);
   cfg.d_model = 18;
   cfg.options.set("grid-w", "3");
   CHECK_THROWS_WITH(make_encoding("fourier2d", cfg), Contains("18") && Contains("multiple of 4"));

@@ -149,7 +149,6 @@ row none "--layers must be positive" train --layers 0 --out @OUT
 row none "--d-ff must be positive" train --d-ff -4 --out @OUT
 row none "--d-model 30 is not divisible by --heads 4" train --d-model 30 --heads 4 --out @OUT
 row none "rope: the head width d_h = d_model / n_heads = 12 / 4 = 3 is odd" train --encoding rope --d-model 12 --heads 4 --out @OUT
-row none "fourier2d needs 2-D positions: pass --grid-w W" train --encoding fourier2d --out @OUT
 row none "fourier2d: d_model = 18 must be a positive multiple of 4" train --encoding fourier2d --grid-w 4 --d-model 18 --heads 2 --out @OUT
 row none "--grid-w must be >= 0" train --grid-w -2 --out @OUT
 row none "encoding xpos is defined for causal attention only: add --causal" train --encoding xpos --out @OUT
