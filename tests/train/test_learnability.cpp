@@ -120,6 +120,9 @@ TEST_CASE("recall: rope looks up the queried key's value, none cannot pair keys 
   const double rope = trained_accuracy(recall_run("rope", 2000));
   const double none = trained_accuracy(recall_run("none", 500));
   INFO("rope " << rope << ", none " << none);
-  CHECK(rope >= 0.95);
+  // 0.90, not 0.95: the same seed ends at 0.943 on an AVX2 machine (oneDNN's kernels, and so
+  // the bits, differ by instruction set; docs/spec.md §9), above 0.95 on AVX-512. Chance is
+  // 0.25 and none stays at or below 0.70, so 0.90 still separates looking up from guessing.
+  CHECK(rope >= 0.90);
   CHECK(none <= 0.7);
 }
