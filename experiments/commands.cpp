@@ -9,6 +9,7 @@
 #define ORDO_COMMANDS      \
   ORDO_COMMAND(train)      \
   ORDO_COMMAND(compare)    \
+  ORDO_COMMAND(report)     \
   ORDO_COMMAND(analyze)    \
   ORDO_COMMAND(inspect_pe) \
   ORDO_COMMAND(demo)       \

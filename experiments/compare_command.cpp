@@ -29,7 +29,8 @@ std::string comma_list(const std::vector<std::string>& names) {
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
       {"tasks", "tasks to compare, comma-separated, or all", comma_list(default_study_tasks()), false},
-      {"encodings", "encodings to compare, comma-separated, or all (every registered encoding; fourier2d then needs --grid-w)",
+      {"encodings", "encodings to compare, comma-separated, or all (every registered encoding that can run on the "
+                    "tasks; fourier2d on its default --grid-w)",
        comma_list(default_study_encodings()), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
@@ -83,7 +84,8 @@ int cmd_compare(const Args& given_args) {
     if (p.help) {
       std::printf("%s", cli::help_text("ordo compare [flags]",
                                        "Trains every task x encoding x seed of the grid, then writes results.h5, "
-                                       "learning-curve and length-generalization plots and summary.md into --out. "
+                                       "the overview, learning-curve and length-generalization figures, summary.md "
+                                       "and report.html (interactive, offline) into --out. "
                                        "Every training setting applies to every run.",
                                        compare_options(), true).c_str());
       return 0;
@@ -138,11 +140,12 @@ int cmd_compare(const Args& given_args) {
   if (!quiet) {
     std::string text = "done: " + std::to_string(done.trained) + " run(s) trained, " + std::to_string(done.skipped) +
                        " skipped, in " + format_duration(done.seconds) + "\n  " + done.summary_path + "\n  " +
-                       done.results_path + "\n  " + done.plot_dir + "/ (" + std::to_string(done.plots_rendered) +
-                       " PNG(s), .dat data and .gp scripts)\n  " + how.out +
+                       done.report_path + " (open it in a browser)\n  " + done.results_path + "\n  " +
+                       done.plot_dir + "/ (" + std::to_string(done.plots_rendered) +
+                       " figure(s) as PNG and SVG, .dat data and .gp scripts)\n  " + how.out +
                        "/checkpoints/<task>/<encoding>/" + (spec.vary.empty() ? "" : "<variant>/") +
                        "seed<k>.h5 (ordo analyze --checkpoint ...)\nfindings:";
-    for (const std::string& n : done.findings) text += "\n  - " + n;
+    for (const Finding& f : done.findings) text += "\n  - " + f.line();
     live.finish(text);
   }
   return 0;

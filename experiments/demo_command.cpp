@@ -103,13 +103,14 @@ int cmd_demo(const Args& args) {
   std::printf("demo wall time: %s (budget %s)\n", format_duration(wall).c_str(),
               format_duration(kDemoBudgetSeconds).c_str());
   std::printf("where everything is:\n"
+              "  %s/report.html         the interactive report: open it in a browser (works offline)\n"
               "  %s/summary.md          the tables above and the findings\n"
-              "  %s/results.h5          every run's curves (h5ls -r %s/results.h5)\n"
-              "  %s/plots/              <task>_curves.png, <task>_lengths.png, with their .dat and .gp\n"
+              "  %s/results.h5          every run's curves (h5ls -r %s/results.h5; ordo report %s redraws all)\n"
+              "  %s/plots/              overview.png, <task>_curves.png, <task>_lengths.png, ... (and .svg, .dat, .gp)\n"
               "  %s/checkpoints/        one final checkpoint per run, e.g.\n"
               "      ./build/ordo analyze --checkpoint %s/checkpoints/order/rope/seed0.h5\n"
-              "      ./build/ordo inspect-pe sinusoidal --len 64 --d 64\n",
-              out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str());
+              "      ./build/ordo inspect-pe --encoding sinusoidal --len 64 --d 64\n",
+              out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str(), out.c_str());
   return 0;
 }
 

@@ -140,7 +140,7 @@ int run(const Args& args) {
     std::printf("S(0, 0) = %.4f  S(0, 1) = %.4f  S(0, L/2) = %.4f  S(0, L-1) = %.4f\n", S[0], L > 1 ? S[1] : S[0],
                 S[L / 2], S[L - 1]);
     std::printf("wrote %s, %s%s\n", plot.dat().c_str(), plot.gp().c_str(),
-                rendered.rendered ? (", " + plot.png()).c_str() : "");
+                rendered.rendered ? (", " + plot.png() + ", " + plot.svg()).c_str() : "");
   }
   if (!rendered.message().empty()) std::fprintf(stderr, "ordo inspect-pe: %s\n", rendered.message().c_str());
   return 0;

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "layers/posenc/encoding.h"
 #include "report/atomic_file.h"
 
 namespace ordo {
@@ -24,23 +23,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fixed colour per registered encoding (registry order), so an encoding has the same
-// colour in every plot; unknown names cycle through the same palette.
-std::string encoding_colour(const std::string& name, size_t fallback_index) {
-  static const char* const kPalette[] = {"#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                         "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
-  constexpr size_t n = sizeof kPalette / sizeof kPalette[0];
-  const auto& reg = encodings();
-  for (size_t i = 0; i < reg.size(); ++i)
-    if (name == reg[i].name) return kPalette[i % n];
-  return kPalette[fallback_index % n];
-}
-
-// A gnuplot single-quoted string ('' escapes a quote).
+// A gnuplot double-quoted string: backslash escapes, so "\n" breaks a tick label's line.
 std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string num(double v) {
@@ -59,52 +53,79 @@ PlotFiles prepare(const std::string& dir, const std::string& stem) {
   return PlotFiles{dir, stem};
 }
 
-std::string script_head(const PlotFiles& p, const std::string& what, int width, int height) {
+// A script that draws `body` twice, as <stem>.png and as <stem>.svg, on a width x height
+// canvas; text as written (noenhanced).
+std::string figure_script(const PlotFiles& p, const std::string& what, int width, int height, const std::string& body) {
   std::ostringstream os;
   os << "# " << p.stem << ".gp: " << what << "\n"
-     << "# Written by ordo; edit freely and redraw with: gnuplot " << p.stem << ".gp\n"
-     << "set terminal pngcairo size " << width << "," << height << " font 'sans,9'\n"
-     << "set output " << quote(p.stem + ".png") << "\n";
+     << "# Written by ordo; edit freely and redraw with: gnuplot " << p.stem << ".gp (writes " << p.stem
+     << ".png and " << p.stem << ".svg)\n"
+     << "set encoding utf8\n"
+     << "do for [format in \"png svg\"] {\n"
+     << "reset\n"
+     << "if (format eq \"png\") {\n"
+     << "  set terminal pngcairo size " << width << "," << height << " font \"sans,11\" noenhanced\n"
+     << "} else {\n"
+     << "  set terminal svg size " << width << "," << height << " font \"sans,11\" noenhanced background \"#ffffff\"\n"
+     << "}\n"
+     << "set output \"" << p.stem << ".\" . format\n"
+     << body << "set output\n}\n";
   return os.str();
 }
 
-struct Band {
-  double x, mean, min, max;
+// A round tick interval giving at most `most` intervals over [0, span]: 1, 2 or 5 x 10^k.
+double nice_step(double span, int most) {
+  if (!(span > 0)) return 1;
+  const double raw = span / most;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+// The screen fractions of one panel: left, right, bottom, top.
+struct Rect {
+  double l, r, b, t;
 };
 
-Band band(double x, const std::vector<double>& values) {
-  Band b{x, 0, INFINITY, -INFINITY};
-  int n = 0;
-  for (double v : values) {
-    if (!std::isfinite(v)) continue;
-    b.mean += v;
-    b.min = std::min(b.min, v);
-    b.max = std::max(b.max, v);
-    ++n;
+std::string margins(const Rect& r) {
+  return "set lmargin at screen " + num(r.l) + "; set rmargin at screen " + num(r.r) + "; set bmargin at screen " +
+         num(r.b) + "; set tmargin at screen " + num(r.t) + "\n";
+}
+
+// Panels of a rows x cols grid inside `area`, row-major, with gaps in screen fractions.
+std::vector<Rect> grid(size_t n, size_t cols, const Rect& area, double gap_x, double gap_y) {
+  const size_t rows = (n + cols - 1) / cols;
+  const double w = (area.r - area.l - gap_x * static_cast<double>(cols - 1)) / static_cast<double>(cols);
+  const double h = (area.t - area.b - gap_y * static_cast<double>(rows - 1)) / static_cast<double>(rows);
+  std::vector<Rect> out;
+  for (size_t i = 0; i < n; ++i) {
+    const double l = area.l + static_cast<double>(i % cols) * (w + gap_x);
+    const double t = area.t - static_cast<double>(i / cols) * (h + gap_y);
+    out.push_back(Rect{l, l + w, t - h, t});
   }
-  if (n == 0) return Band{x, NAN, NAN, NAN};
-  b.mean /= n;
-  return b;
+  return out;
 }
 
-// A line's dash pattern: 1 (solid) for the first variant of a swept study, 2, 3, ... for
-// the next (gnuplot's dash types), so colour names the encoding and dashes the variant.
-int variant_dash(const std::vector<std::string>& variants_seen, const std::string& variant) {
-  const auto it = std::find(variants_seen.begin(), variants_seen.end(), variant);
-  return 1 + static_cast<int>(it - variants_seen.begin());
+size_t columns_for(size_t n) { return n <= 9 ? 3 : n <= 16 ? 4 : 5; }
+
+// The pixels a legend of these labels takes beside the axes (sample, gap, text).
+int legend_px(const std::vector<SeriesPoints>& series) {
+  size_t longest = 6;
+  for (const SeriesPoints& s : series) longest = std::max(longest, s.label.size());
+  return 80 + static_cast<int>(7.5 * static_cast<double>(longest));
 }
 
-// Appends `item` unless it is there already (first-appearance order).
-void add_once(std::vector<std::string>& items, const std::string& item) {
-  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+// " lc rgb "#..." dt ... pt N" for a series.
+std::string style_spec(const SeriesStyle& s, double lw = 2) {
+  return " lc rgb " + quote(s.colour) + " lw " + num(lw) + " " + gnuplot_dash(s.dash) + " pt " +
+         std::to_string(gnuplot_point(s.marker));
 }
 
-// A task's variants in the order its rows first show them ({""} without a sweep).
-std::vector<std::string> variants_of(const TaskSummary& t) {
-  std::vector<std::string> seen;
-  for (const EncodingSummary& e : t.rows) add_once(seen, e.variant);
-  return seen;
-}
+// A point interval that puts about eight markers on a line of n points.
+int marker_interval(size_t n) { return std::max(1, static_cast<int>(n / 8)); }
+
+constexpr const char* kFaint = "#cccccc";
 
 void write_block(std::ostringstream& os, const std::string& comment, const std::vector<Band>& rows) {
   os << "# " << comment << "\n";
@@ -113,206 +134,398 @@ void write_block(std::ostringstream& os, const std::string& comment, const std::
   os << "\n\n";
 }
 
-}  // namespace
-
-PlotFiles write_learning_curve_plot(const std::string& dir, const std::string& task,
-                                    const std::vector<RunRecord>& runs) {
-  PlotFiles p = prepare(dir, task + "_curves");
-  // One line per encoding, or per encoding and variant in a swept study ("rope (causal=true)").
-  std::vector<std::string> encs, variants_seen;
-  std::map<std::string, std::vector<const RunLog*>> logs;
-  std::map<std::string, std::pair<std::string, std::string>> cell;  // line -> encoding, variant
-  for (const RunRecord& r : runs) {
-    if (r.task != task) continue;
-    const std::string line = run_label(r.encoding, r.variant);
-    add_once(encs, line);
-    cell[line] = {r.encoding, r.variant};
-    add_once(variants_seen, r.variant);
-    logs[line].push_back(&r.log);
-  }
+// Writes blocks 0..n-1 of `series` to <stem>.dat.
+void write_series_data(const PlotFiles& p, const std::string& header, const std::vector<SeriesPoints>& series,
+                       const std::string& what) {
   std::ostringstream dat;
-  dat << "# learning curves of task " << task << ": blocks 0.." << encs.size() - 1
-      << " train loss, then blocks " << encs.size() << ".." << 2 * encs.size() - 1
-      << " accuracy on the training lengths; columns: step mean min max (over seeds)\n";
-  int seeds = 0;
-  for (const std::string& e : encs) {
-    const auto& ls = logs[e];
-    seeds = std::max(seeds, static_cast<int>(ls.size()));
-    size_t n = ls.front()->step.size();
-    for (const RunLog* l : ls) n = std::min(n, l->step.size());
-    const size_t w = std::max<size_t>(1, n / 200);
-    std::vector<Band> rows;
-    for (size_t start = 0; start < n; start += w) {
-      const size_t end = std::min(n, start + w);
-      std::vector<double> per_seed;
-      for (const RunLog* l : ls) {
-        double s = 0;
-        for (size_t i = start; i < end; ++i) s += l->train_loss[i];
-        per_seed.push_back(s / static_cast<double>(end - start));
-      }
-      rows.push_back(band(static_cast<double>(ls.front()->step[end - 1]), per_seed));
-    }
-    write_block(dat, e + " train loss (windows of " + std::to_string(w) + " steps)", rows);
-  }
-  for (const std::string& e : encs) {
-    const auto& ls = logs[e];
-    size_t m = SIZE_MAX;
-    for (const RunLog* l : ls) {
-      auto it = l->eval.find(0);
-      m = std::min(m, it == l->eval.end() ? size_t{0} : it->second.size());
-    }
-    std::vector<Band> rows;
-    for (size_t i = 0; i < m; ++i) {
-      std::vector<double> per_seed;
-      for (const RunLog* l : ls) per_seed.push_back(l->eval.at(0)[i].acc);
-      rows.push_back(band(static_cast<double>(ls.front()->eval.at(0)[i].step), per_seed));
-    }
-    write_block(dat, e + " accuracy on the training lengths", rows);
-  }
+  dat << "# " << header << "\n";
+  for (const SeriesPoints& s : series) write_block(dat, s.label + " " + what, s.points);
   write_text(p.dat(), dat.str());
-
-  std::ostringstream gp;
-  gp << script_head(p, "learning curves of task " + task + " (ordo compare)", 640, 480)
-     << "set multiplot layout 2,1 title " << quote(task + ": mean over " + std::to_string(seeds) +
-                                                   " seed(s), band = min-max over seeds")
-     << "\nset key outside right top\nset grid\nset xlabel 'step'\nset ylabel 'train loss'\n";
-  auto plot_panel = [&](size_t offset) {
-    gp << "plot ";
-    for (size_t i = 0; i < encs.size(); ++i) {
-      const std::string c = encoding_colour(cell[encs[i]].first, i);
-      gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << offset + i
-         << " using 1:3:4 with filledcurves lc rgb " << quote(c) << " fs transparent solid 0.2 noborder notitle, \\\n"
-         << "     '' index " << offset + i << " using 1:2 with lines lc rgb " << quote(c) << " lw 1.5 dt "
-         << variant_dash(variants_seen, cell[encs[i]].second) << " title " << quote(encs[i]);
-    }
-    gp << "\n";
-  };
-  plot_panel(0);
-  gp << "set ylabel 'accuracy (train lengths)'\nset yrange [0:1.02]\n";
-  plot_panel(encs.size());
-  gp << "unset multiplot\n";
-  write_text(p.gp(), gp.str());
-  return p;
 }
 
-PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t) {
-  PlotFiles p = prepare(dir, t.task + "_lengths");
-  // x is the evaluation length, on a log2 axis (2x and 4x the training length are evenly
-  // spaced; --eval-lens 64:512:64 draws a curve). The training-range set sits at the middle
-  // of that range, left of a dotted line at its longest length.
-  const bool range_known = t.min_len > 0 && t.max_len >= t.min_len;
-  const double train_x = range_known ? 0.5 * static_cast<double>(t.min_len + t.max_len) : 1.0;
-  auto x_of = [&](int64_t length) { return length == 0 ? train_x : static_cast<double>(length); };
-  std::ostringstream dat;
-  dat << "# accuracy against evaluation length, task " << t.task << ": one block per encoding; columns: "
-      << "length (the training-range set at " << num(train_x) << ", the middle of its range) mean min max "
-      << "(final accuracy over seeds)\n";
-  double x_min = train_x, x_max = train_x;
-  for (const EncodingSummary& e : t.rows) {
-    std::vector<Band> rows;
-    for (int64_t length : t.lengths) {
-      auto it = e.acc.find(length);
-      if (it == e.acc.end() || it->second.n == 0) continue;
-      rows.push_back(Band{x_of(length), it->second.mean, it->second.min, it->second.max});
-      x_min = std::min(x_min, x_of(length));
-      x_max = std::max(x_max, x_of(length));
-    }
-    std::sort(rows.begin(), rows.end(), [](const Band& a, const Band& b) { return a.x < b.x; });
-    write_block(dat, e.label(), rows);
-  }
-  write_text(p.dat(), dat.str());
+// How one figure of series against x is drawn: overlaid with a legend, or small multiples.
+struct SeriesFigure {
+  std::string title;               // above everything
+  std::string xlabel, ylabel;
+  std::string x_axis;              // gnuplot commands for the x axis (range, tics, log scale)
+  std::string y_axis;              // ... and the y axis
+  std::string extra;               // arrows and labels drawn in every panel
+  std::string chance;              // a y value for a dashed line, or ""
+  bool bands = true;               // min-max bands (filled) or error bars
+  bool error_bars = false;
+  std::string panel_xlabel = "";   // small multiples: a short x label ("" = xlabel)
+};
 
-  std::ostringstream gp;
-  gp << script_head(p, "accuracy against evaluation length, task " + t.task + " (ordo compare)", 640, 400)
-     << "set title " << quote(t.task + ": length generalization (final accuracy, bars = min-max over seeds)") << "\n"
-     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel 'evaluation length (log scale)'\n"
-     << "set yrange [0:1.02]\nset logscale x 2\nset xrange [" << num(x_min / 1.25) << ":" << num(x_max * 1.25) << "]\n";
-  if (range_known)
-    gp << "set arrow from " << t.max_len << ", graph 0 to " << t.max_len << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
-       << "set label " << quote("training " + std::to_string(t.min_len) + "-" + std::to_string(t.max_len)) << " at "
-       << num(train_x) << ", graph 0.04 center font ',8'\n";
-  gp << "plot ";
-  const std::vector<std::string> variants_seen = variants_of(t);
-  for (size_t i = 0; i < t.rows.size(); ++i)
-    gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
-       << " using 1:2:3:4 with yerrorlines lc rgb " << quote(encoding_colour(t.rows[i].encoding, i))
-       << " lw 1.5 dt " << variant_dash(variants_seen, t.rows[i].variant) << " pt 7 ps 0.6 title "
-       << quote(t.rows[i].label());
-  if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
-  gp << "\n";
-  write_text(p.gp(), gp.str());
+// The plot command of one overlaid series i: band + line (or error bars).
+std::string series_plot(const PlotFiles& p, const SeriesFigure& f, size_t i, const SeriesPoints& s,
+                        const SeriesStyle& st, bool titled) {
+  std::ostringstream os;
+  const std::string file = quote(p.stem + ".dat");
+  const std::string title = titled ? " title " + quote(s.label) : " notitle";
+  if (f.error_bars) {
+    os << file << " index " << i << " using 1:2:3:4 with yerrorlines" << style_spec(st) << " ps 0.9" << title;
+  } else {
+    if (f.bands)
+      os << file << " index " << i << " using 1:3:4 with filledcurves lc rgb " << quote(st.colour)
+         << " fs transparent solid 0.15 noborder notitle, \\\n     ";
+    os << file << " index " << i << " using 1:2 with linespoints" << style_spec(st) << " ps 0.9 pi "
+       << marker_interval(s.points.size()) << title;
+  }
+  return os.str();
+}
+
+// The body of an overlaid figure: one panel at `panel`, legend at the right of the canvas.
+std::string overlaid(const PlotFiles& p, const SeriesFigure& f, const std::vector<SeriesPoints>& series,
+                     const std::vector<SeriesStyle>& styles, const Rect& panel, bool key, size_t block_offset = 0) {
+  std::ostringstream os;
+  os << margins(panel) << "set grid\n" << f.x_axis << f.y_axis << f.extra << "set xlabel " << quote(f.xlabel)
+     << "\nset ylabel " << quote(f.ylabel) << "\n";
+  if (key)
+    os << "set key at screen " << num(panel.r + 0.012) << ", screen " << num(panel.t)
+       << " left top Left reverse samplen 4 spacing 1.15 font \",11\" box lc rgb \"#bbbbbb\"\n";
+  else
+    os << "unset key\n";
+  os << "plot ";
+  for (size_t i = 0; i < series.size(); ++i)
+    os << (i ? ", \\\n     " : "")
+       << series_plot(p, f, block_offset + i, series[i], style_of(styles, series[i].label), key);
+  if (!f.chance.empty()) os << ", \\\n     " << f.chance << " with lines dt 2 lc rgb \"#555555\" lw 1.5 title \"chance\"";
+  os << "\n";
+  return os.str();
+}
+
+// The body of small multiples: one panel per series, the others faint grey behind it; tick
+// labels on the outer panels only.
+std::string small_multiples(const PlotFiles& p, const SeriesFigure& f, const std::vector<SeriesPoints>& series,
+                            const std::vector<SeriesStyle>& styles, const std::vector<Rect>& panels,
+                            size_t block_offset = 0) {
+  std::ostringstream os;
+  const size_t n = series.size(), cols = columns_for(n);
+  const std::string file = quote(p.stem + ".dat");
+  os << "set grid\nunset key\n" << f.x_axis << f.y_axis << f.extra;
+  for (size_t i = 0; i < n; ++i) {
+    const bool left = i % cols == 0, bottom = i + cols >= n;
+    os << margins(panels[i]) << "set title " << quote(series[i].label) << " font \",12\" offset 0,-0.4\n"
+       << "set format x " << (bottom ? "\"%g\"" : "\"\"") << "\nset format y " << (left ? "\"%g\"" : "\"\"")
+       << "\nset xlabel " << quote(bottom ? (f.panel_xlabel.empty() ? f.xlabel : f.panel_xlabel) : "") << "\nset ylabel " << quote(left ? f.ylabel : "") << "\n"
+       << "plot ";
+    bool first = true;
+    for (size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      os << (first ? "" : ", \\\n     ") << file << " index " << block_offset + j
+         << " using 1:2 with lines lc rgb \"" << kFaint << "\" lw 1 notitle";
+      first = false;
+    }
+    os << (first ? "" : ", \\\n     ") << series_plot(p, f, block_offset + i, series[i], style_of(styles, series[i].label), false);
+    if (!f.chance.empty()) os << ", \\\n     " << f.chance << " with lines dt 2 lc rgb \"#555555\" lw 1 notitle";
+    os << "\n";
+  }
+  return os.str();
+}
+
+// A figure of `series`: overlaid up to kMaxOverlaid, small multiples beyond.
+std::string series_figure(const PlotFiles& p, const SeriesFigure& f, const std::vector<SeriesPoints>& series,
+                          const std::vector<SeriesStyle>& styles, int& width, int& height) {
+  std::ostringstream body;
+  body << "set multiplot title " << quote(f.title) << " font \",13\"\n";
+  if (series.size() <= kMaxOverlaid) {
+    const int plot_w = 1100, legend = legend_px(series);
+    width = plot_w + legend;
+    height = 620;
+    body << overlaid(p, f, series, styles,
+                     Rect{80.0 / width, (plot_w - 20.0) / width, 70.0 / height, (height - 60.0) / height}, true);
+  } else {
+    const size_t cols = columns_for(series.size()), rows = (series.size() + cols - 1) / cols;
+    width = std::max(1200, static_cast<int>(cols) * 300 + 110);
+    height = static_cast<int>(rows) * 230 + 120;
+    const Rect area{80.0 / width, 1 - 20.0 / width, 60.0 / height, 1 - 70.0 / height};
+    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 48.0 / height));
+  }
+  body << "unset multiplot\n";
+  return body.str();
+}
+
+}  // namespace
+
+std::vector<PlotFiles> write_learning_curve_plots(const std::string& dir, const TaskSummary& t,
+                                                  const std::vector<RunRecord>& runs,
+                                                  const std::vector<SeriesStyle>& styles) {
+  const CurveData c = learning_curves(t.task, runs);
+  const std::string seeds = "mean over " + std::to_string(c.seeds) + (c.seeds == 1 ? " seed" : " seeds") +
+                            (c.seeds > 1 ? ", band: min-max over seeds" : "");
+  const double step = nice_step(static_cast<double>(c.last_step), c.acc.size() > kMaxOverlaid ? 4 : 10);
+  const std::string x_axis = "set xrange [0:" + num(static_cast<double>(c.last_step)) + "]\nset xtics 0," + num(step) +
+                             "\nset mxtics 2\n";
+  double loss_max = 0;
+  for (const SeriesPoints& s : c.loss)
+    for (const Band& b : s.points)
+      if (std::isfinite(b.max)) loss_max = std::max(loss_max, b.max);
+  const std::string loss_axis = "set yrange [0:" + num(loss_max > 0 ? loss_max * 1.05 : 1) + "]\n";
+  const std::string acc_axis = "set yrange [0:1.02]\nset ytics 0,0.2\n";
+  const std::string chance = std::isfinite(t.chance) ? num(t.chance) : "";
+
+  std::vector<PlotFiles> out;
+  PlotFiles curves = prepare(dir, t.task + "_curves");
+  if (c.acc.size() <= kMaxOverlaid) {
+    // Loss above accuracy, one legend beside both.
+    std::vector<SeriesPoints> both = c.loss;
+    both.insert(both.end(), c.acc.begin(), c.acc.end());
+    write_series_data(curves,
+                      "learning curves of task " + t.task + ": blocks 0.." + std::to_string(c.loss.size() - 1) +
+                          " train loss (windows of " + std::to_string(c.window) + " steps), then blocks " +
+                          std::to_string(c.loss.size()) + ".." + std::to_string(2 * c.loss.size() - 1) +
+                          " accuracy on the training lengths; columns: step mean min max (over seeds)",
+                      both, "");
+    const int plot_w = 1100, legend = legend_px(c.acc), width = plot_w + legend, height = 860;
+    const double l = 80.0 / width, r = (plot_w - 20.0) / width;
+    SeriesFigure loss{"", "", "train loss", x_axis, loss_axis, "", "", true, false};
+    SeriesFigure acc{"", "step", "accuracy (training lengths)", x_axis, acc_axis, "", chance, true, false};
+    std::ostringstream body;
+    body << "set multiplot title " << quote(t.task + ": learning curves (" + seeds + ")") << " font \",13\"\n"
+         << overlaid(curves, loss, c.loss, styles, Rect{l, r, 0.53, 1 - 60.0 / height}, true)
+         << "set format x \"%g\"\n"
+         << overlaid(curves, acc, c.acc, styles, Rect{l, r, 70.0 / height, 0.47}, false, c.loss.size())
+         << "unset multiplot\n";
+    write_text(curves.gp(), figure_script(curves, "learning curves of task " + t.task, width, height, body.str()));
+    out.push_back(curves);
+    return out;
+  }
+  // Small multiples: accuracy in <task>_curves, loss in <task>_loss.
+  write_series_data(curves, "accuracy on the training lengths, task " + t.task +
+                                ": one block per series; columns: step mean min max (over seeds)",
+                    c.acc, "accuracy on the training lengths");
+  SeriesFigure acc{t.task + ": accuracy on the training lengths against step (" + seeds + "; grey: the others)",
+                   "step", "accuracy", x_axis, acc_axis, "", chance, true, false};
+  int width = 0, height = 0;
+  std::string body = series_figure(curves, acc, c.acc, styles, width, height);
+  write_text(curves.gp(), figure_script(curves, "accuracy against step, task " + t.task, width, height, body));
+  out.push_back(curves);
+
+  PlotFiles loss_plot = prepare(dir, t.task + "_loss");
+  write_series_data(loss_plot, "training loss, task " + t.task + " (windows of " + std::to_string(c.window) +
+                                   " steps): one block per series; columns: step mean min max (over seeds)",
+                    c.loss, "train loss");
+  SeriesFigure loss{t.task + ": training loss against step (" + seeds + "; grey: the others)", "step", "train loss",
+                    x_axis, loss_axis, "", "", true, false};
+  body = series_figure(loss_plot, loss, c.loss, styles, width, height);
+  write_text(loss_plot.gp(), figure_script(loss_plot, "training loss against step, task " + t.task, width, height, body));
+  out.push_back(loss_plot);
+  return out;
+}
+
+PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const std::vector<SeriesStyle>& styles) {
+  PlotFiles p = prepare(dir, t.task + "_lengths");
+  const std::vector<SeriesPoints> series = length_curves(t);
+  const double train_x = training_x(t);
+  write_series_data(p, "accuracy against evaluation length, task " + t.task + ": one block per series; columns: "
+                       "length (the training-range set at " + num(train_x) + ", the middle of its range) mean min max "
+                       "(final accuracy over seeds)",
+                    series, "");
+  // Log-2 x axis; a tick per evaluation length, thinned so that neighbours stay 40 px apart
+  // in the narrowest panel (small multiples) or 80 px in an overlaid figure.
+  double x_min = train_x, x_max = train_x;
+  for (int64_t len : t.lengths) {
+    const double x = len == 0 ? train_x : static_cast<double>(len);
+    x_min = std::min(x_min, x), x_max = std::max(x_max, x);
+  }
+  const double lo = x_min / 1.25, hi = x_max * 1.25;
+  const double panel_px = series.size() > kMaxOverlaid ? 270 : 1000;
+  const double min_gap = series.size() > kMaxOverlaid ? 40 : 80;
+  std::string tics;
+  double last_px = -1e9;
+  for (int64_t len : t.lengths) {
+    const double x = len == 0 ? train_x : static_cast<double>(len);
+    const double px = panel_px * std::log2(x / lo) / std::log2(hi / lo);
+    if (px - last_px < min_gap) continue;
+    last_px = px;
+    std::string label = length_label(t, len);
+    const size_t space = label.find(' ');
+    if (space != std::string::npos) label = label.substr(0, space) + "\n" + label.substr(space + 1);
+    tics += (tics.empty() ? "" : ", ") + quote(label) + " " + num(x);
+  }
+  std::string x_axis = "set logscale x 2\nset xrange [" + num(lo) + ":" + num(hi) + "]\nset xtics (" + tics + ")\n";
+  std::string extra;
+  if (t.max_len > 0)
+    extra = "set arrow from " + std::to_string(t.max_len) + ", graph 0 to " + std::to_string(t.max_len) +
+            ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
+  SeriesFigure f{t.task + ": accuracy against evaluation length (final evaluation; bars: min-max over seeds; "
+                     "dotted: the longest training length" +
+                     (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
+                 "evaluation length (log scale; dotted: the longest training length)", "accuracy", x_axis,
+                 "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
+                 false, true, "evaluation length"};
+  int width = 0, height = 0;
+  const std::string body = series_figure(p, f, series, styles, width, height);
+  write_text(p.gp(), figure_script(p, "accuracy against evaluation length, task " + t.task, width, height, body));
   return p;
 }
 
 std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskSummary& t,
-                                             const std::vector<RunRecord>& runs) {
-  // The longest evaluation length that carries distances, over the task's runs.
-  int64_t length = -1;
-  size_t distances = 0;
-  for (const RunRecord& r : runs) {
-    if (r.task != t.task) continue;
-    for (const auto& [len, points] : r.log.eval)
-      if (!points.empty() && !points.back().count_by_distance.empty() && len >= length) {
-        distances = len > length ? 0 : distances;
-        length = len;
-        distances = std::max(distances, points.back().count_by_distance.size());
-      }
-  }
-  if (length < 0 || distances == 0) return std::nullopt;
-  const size_t width = (distances + 15) / 16;  // distances per bin
+                                             const std::vector<RunRecord>& runs,
+                                             const std::vector<SeriesStyle>& styles) {
+  const std::optional<DistanceData> d = distance_curves(t, runs);
+  if (!d) return std::nullopt;
   PlotFiles p = prepare(dir, t.task + "_distance");
-  const std::string set_name = length == 0 ? std::string("the training lengths") : "length " + std::to_string(length);
+  // Blocks 0..n-1: x acc (NaN where the bin holds too few rows) and, for the lines drawn
+  // grey, the same; block n: the scored rows per bin, fewest over the series.
+  std::vector<SeriesPoints> series;
+  std::vector<double> fewest(d->series.empty() ? 0 : d->series.front().points.size(), INFINITY);
+  for (const DistanceSeries& s : d->series) {
+    SeriesPoints sp{s.label, {}};
+    for (size_t b = 0; b < s.points.size(); ++b) {
+      const DistancePoint& q = s.points[b];
+      const double acc = q.count >= kMinBinRows ? q.acc : NAN;
+      sp.points.push_back(Band{q.centre, acc, acc, acc});
+      fewest[b] = std::min(fewest[b], q.count);
+    }
+    series.push_back(std::move(sp));
+  }
   std::ostringstream dat;
-  dat << "# accuracy against distance, task " << t.task << ", evaluation set at " << set_name
-      << ", final evaluation: one block per encoding; columns: distance (bin centre) accuracy scored_rows "
-      << "(seeds pooled; bins of " << width << " distance(s))\n";
-  for (const EncodingSummary& e : t.rows) {
-    std::vector<double> correct((distances + width - 1) / width, 0), scored(correct.size(), 0);
-    for (const RunRecord& r : runs) {
-      if (r.task != t.task || r.encoding != e.encoding || r.variant != e.variant) continue;
-      auto it = r.log.eval.find(length);
-      if (it == r.log.eval.end() || it->second.empty()) continue;
-      const EvalPoint& last = it->second.back();
-      for (size_t d = 0; d < last.count_by_distance.size() && d < last.acc_by_distance.size(); ++d) {
-        const double n = static_cast<double>(last.count_by_distance[d]);
-        if (n == 0 || !std::isfinite(last.acc_by_distance[d])) continue;
-        scored[d / width] += n;
-        correct[d / width] += n * last.acc_by_distance[d];
-      }
-    }
-    dat << "# " << e.label() << "\n";
-    bool any = false;
-    for (size_t b = 0; b < scored.size(); ++b) {
-      if (scored[b] == 0) continue;
-      const double centre = static_cast<double>(b * width) + 0.5 * static_cast<double>(width - 1);
-      dat << num(centre) << " " << num(correct[b] / scored[b]) << " " << num(scored[b]) << "\n";
-      any = true;
-    }
-    if (!any) dat << "0 NaN 0\n";  // keeps the block (and the index numbering)
-    dat << "\n\n";
+  dat << "# accuracy against distance, task " << t.task << ", evaluation set at " << d->set_name
+      << ", final evaluation, seeds pooled, bins of " << d->bin_width << " distance(s): one block per series, "
+      << "columns: distance (bin centre) accuracy accuracy accuracy (NaN: fewer than " << num(kMinBinRows)
+      << " scored rows in the bin); then one block: bin centre, scored rows (fewest over the series), the same "
+         "when below the rule (else NaN), when at or above it (else NaN)\n";
+  for (const SeriesPoints& s : series) write_block(dat, s.label, s.points);
+  dat << "# scored rows per bin\n";
+  for (size_t b = 0; b < fewest.size(); ++b) {
+    const double x = d->series.front().points[b].centre, n = std::isfinite(fewest[b]) ? fewest[b] : 0;
+    dat << num(x) << " " << num(n) << " " << (n < kMinBinRows ? num(n) : "NaN") << " "
+        << (n >= kMinBinRows ? num(n) : "NaN") << "\n";
   }
   write_text(p.dat(), dat.str());
 
-  std::ostringstream gp;
-  gp << script_head(p, "accuracy against distance, task " + t.task + " (ordo compare)", 640, 400)
-     << "set title " << quote(t.task + ": accuracy against distance, " + set_name + " (final evaluation, seeds pooled)")
-     << "\n"
-     << "set key outside right top\nset grid\nset ylabel 'accuracy'\nset xlabel "
-     << quote(width == 1 ? "distance" : "distance (bins of " + std::to_string(width) + ")") << "\n"
-     << "set yrange [0:1.02]\nset xrange [0:" << distances << "]\n";
-  if (t.max_len > 0 && static_cast<size_t>(t.max_len) < distances)
-    gp << "set arrow from " << t.max_len - 1 << ", graph 0 to " << t.max_len - 1
-       << ", graph 1 nohead dt 3 lc rgb 'gray40'\n"
-       << "set label 'longest trained distance' at " << t.max_len - 1 << ", graph 0.04 left offset 0.5,0 font ',8'\n";
-  const std::vector<std::string> variants_seen = variants_of(t);
-  gp << "plot ";
-  for (size_t i = 0; i < t.rows.size(); ++i)
-    gp << (i ? ", \\\n     " : "") << quote(p.stem + ".dat") << " index " << i
-       << " using 1:2 with linespoints lc rgb " << quote(encoding_colour(t.rows[i].encoding, i)) << " lw 1.5 dt "
-       << variant_dash(variants_seen, t.rows[i].variant) << " pt 7 ps 0.5 title " << quote(t.rows[i].label());
-  if (std::isfinite(t.chance)) gp << ", \\\n     " << num(t.chance) << " with lines dt 2 lc rgb 'black' title 'chance'";
-  gp << "\n";
-  write_text(p.gp(), gp.str());
+  const double span = static_cast<double>(d->distances);
+  const std::string x_axis = "set xrange [0:" + num(span) + "]\nset xtics 0," +
+                             num(nice_step(span, series.size() > kMaxOverlaid ? 4 : 10)) + "\n";
+  std::string extra;
+  if (t.max_len > 0 && static_cast<size_t>(t.max_len) < d->distances)
+    extra = "set arrow from " + std::to_string(t.max_len - 1) + ", graph 0 to " + std::to_string(t.max_len - 1) +
+            ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
+  const std::string xlabel = std::string(d->bin_width == 1 ? "distance" : "distance (bins of " + std::to_string(d->bin_width) + ")") +
+                             (extra.empty() ? "" : "; dotted: the longest trained distance");
+  SeriesFigure f{t.task + ": accuracy against distance, " + d->set_name + " (final evaluation, seeds pooled" +
+                     (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
+                 xlabel, "accuracy", x_axis, "set yrange [0:1.02]\nset ytics 0,0.2\n", extra,
+                 std::isfinite(t.chance) ? num(t.chance) : "", false, false, "distance"};
+  int width = 0, height = 0;
+  std::ostringstream body;
+  const double count_px = 170;  // the panel of counts at the bottom
+  body << "set multiplot title " << quote(f.title) << " font \",13\"\n";
+  Rect count_panel{};
+  if (series.size() <= kMaxOverlaid) {
+    const int plot_w = 1100, legend = legend_px(series);
+    width = plot_w + legend;
+    height = 820;
+    const double l = 80.0 / width, r = (plot_w - 20.0) / width;
+    f.title = "";
+    body << overlaid(p, f, series, styles, Rect{l, r, (count_px + 110) / height, 1 - 60.0 / height}, true);
+    count_panel = Rect{l, r, 60.0 / height, (count_px + 30) / height};
+  } else {
+    const size_t cols = columns_for(series.size()), rows = (series.size() + cols - 1) / cols;
+    width = std::max(1200, static_cast<int>(cols) * 300 + 110);
+    height = static_cast<int>(rows) * 230 + 120 + static_cast<int>(count_px) + 60;
+    const Rect area{80.0 / width, 1 - 20.0 / width, (count_px + 130) / height, 1 - 70.0 / height};
+    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 48.0 / height));
+    count_panel = Rect{80.0 / width, 1 - 20.0 / width, 60.0 / height, (count_px + 40) / height};
+  }
+  const double top = std::max(kMinBinRows * 2, *std::max_element(fewest.begin(), fewest.end()) * 1.15);
+  body << "unset logscale\nunset arrow\nunset title\n" << margins(count_panel) << x_axis
+       << "set format x \"%g\"\nset format y \"%g\"\nset yrange [0:" << num(top) << "]\nset ytics autofreq\n"
+       << "set xlabel " << quote(xlabel) << "\nset ylabel \"scored rows\"\nunset key\n"
+       << "set label 1 " << quote("scored rows per bin (seeds pooled; fewest over the series). Grey: fewer than " +
+                                  num(kMinBinRows) + ", too few to read (standard error over 0.09): not drawn")
+       << " at graph 0.01, graph 0.9 left font \",10\"\n"
+       << "set boxwidth " << num(0.8 * static_cast<double>(d->bin_width)) << " absolute\n"
+       << "plot " << quote(p.stem + ".dat") << " index " << series.size()
+       << " using 1:3 with boxes fs solid 0.6 lc rgb \"#bbbbbb\" notitle, \\\n     '' index " << series.size()
+       << " using 1:4 with boxes fs solid 0.6 lc rgb \"#555555\" notitle, \\\n     " << num(kMinBinRows)
+       << " with lines dt 2 lc rgb \"#D55E00\" notitle\n"
+       << "unset multiplot\n";
+  write_text(p.gp(), figure_script(p, "accuracy against distance, task " + t.task, width, height, body.str()));
+  return p;
+}
+
+PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int seeds) {
+  PlotFiles p = prepare(dir, "overview");
+  const size_t rows = ov.rows.size(), cols = ov.columns.size();
+  ORDO_CHECK(rows > 0 && cols > 0, "plots: the overview needs at least one row and one column");
+  std::ostringstream dat;
+  dat << "# overview: score (0 = the task's chance level, 1 = accuracy 1) of each series (row, in the order "
+         "below) at each task and evaluation length (column)\n# rows:";
+  for (const OverviewRow& r : ov.rows) dat << " " << r.label << ";";
+  dat << "\n";
+  for (const OverviewRow& r : ov.rows) {
+    for (size_t j = 0; j < cols; ++j) dat << (j ? " " : "") << (r.cells[j].acc.n > 0 ? num(r.cells[j].score) : "NaN");
+    dat << "\n";
+  }
+  write_text(p.dat(), dat.str());
+
+  size_t longest = 8;
+  for (const OverviewRow& r : ov.rows) longest = std::max(longest, r.label.size());
+  const int left = 40 + static_cast<int>(7.5 * static_cast<double>(longest)), right = 170, top = 120, bottom = 60;
+  const int cell_h = 46;
+  const int cell_w = std::max(112, (1200 - left - right) / static_cast<int>(cols));
+  const int width = left + cell_w * static_cast<int>(cols) + right;
+  const int height = top + cell_h * static_cast<int>(rows) + bottom;
+  std::ostringstream body;
+  // The title as a label at the top: a title would sit on the column labels.
+  body << "set label 1000000 " << quote("Overview: final accuracy, mean over " + std::to_string(seeds) +
+                                        (seeds == 1 ? " seed" : " seeds (± half the min-max range)") +
+                                        "; rows ordered by how far they generalise")
+       << " at screen 0.5, screen " << num(1 - 22.0 / height) << " center font \",13\"\n"
+       << margins(Rect{static_cast<double>(left) / width, 1 - static_cast<double>(right) / width,
+                       static_cast<double>(bottom) / height, 1 - static_cast<double>(top) / height})
+       << "set xrange [-0.5:" << num(static_cast<double>(cols) - 0.5) << "]\nset yrange ["
+       << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
+       << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
+       << "set cblabel \"score: 0 = chance, 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
+       << "unset key\nset tics scale 0\nset tics front\n";
+  std::string xt, yt;
+  for (size_t j = 0; j < cols; ++j) {
+    std::string label = ov.columns[j].label;
+    const size_t dot = label.find(" · ");
+    if (dot != std::string::npos) label = label.substr(0, dot) + "\n" + label.substr(dot + 4);
+    xt += (j ? ", " : "") + quote(label) + " " + std::to_string(j);
+  }
+  for (size_t i = 0; i < rows; ++i) yt += (i ? ", " : "") + quote(ov.rows[i].label) + " " + std::to_string(i);
+  body << "set x2tics (" << xt << ")\nunset xtics\nset ytics (" << yt << ")\n";
+  // White lines between tasks.
+  for (size_t j = 1; j < cols; ++j)
+    if (ov.columns[j].task != ov.columns[j - 1].task)
+      body << "set arrow from " << num(static_cast<double>(j) - 0.5) << ", graph 0 to " << num(static_cast<double>(j) - 0.5)
+           << ", graph 1 nohead lc rgb \"#ffffff\" lw 5 front\n";
+  int tag = 1;
+  char buf[64];
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j) {
+      const OverviewCell& c = ov.rows[i].cells[j];
+      std::string text = "-";
+      if (c.acc.n > 0) {
+        std::snprintf(buf, sizeof buf, "%.3f", c.acc.mean);
+        text = buf;
+        if (c.acc.n > 1) {
+          std::snprintf(buf, sizeof buf, "\n±%.3f", c.acc.spread());
+          text += buf;
+        }
+      }
+      const bool dark = c.acc.n > 0 && c.score > 0.55;
+      body << "set label " << tag++ << " " << quote(text) << " at " << j << "," << i << " center front textcolor rgb "
+           << (dark ? "\"#ffffff\"" : "\"#111111\"") << " font \",10\"\n";
+      if (c.acc.n > 0 && !c.held)
+        body << "set label " << tag++ << " \"✗\" at " << num(static_cast<double>(j) + 0.45) << ","
+             << num(static_cast<double>(i) - 0.12) << " right front textcolor rgb \"#D55E00\" font \",12\"\n";
+    }
+  double bar_train = 0, bar_beyond = 0;
+  for (const OverviewColumn& c : ov.columns) (c.length == 0 ? bar_train : bar_beyond) = c.bar;
+  body << "set label " << tag++ << " " << quote("✗: not every seed reaches " + num(bar_train) +
+                                                 " on the training lengths" +
+                                                 (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()))
+       << " at screen " << num(static_cast<double>(left) / width) << ", screen " << num(25.0 / height)
+       << " left font \",10\" textcolor rgb \"#D55E00\"\n";
+  body << "plot " << quote(p.stem + ".dat") << " matrix with image notitle\n";
+  write_text(p.gp(), figure_script(p, "overview of the study: final accuracy per series, task and length", width,
+                                   height, body.str()));
   return p;
 }
 
@@ -341,10 +554,9 @@ PlotFiles write_heatmap_plot(const std::string& dir, const std::string& stem, co
   write_text(p.dat(), dat.str());
 
   const int n = static_cast<int>(panels.size());
-  const int width = n == 1 ? 440 : std::min(1600, 40 + 300 * n), height = n == 1 ? 400 : 320;
+  const int width = n == 1 ? 1200 : std::max(1200, 40 + 420 * n), height = n == 1 ? 1080 : 520;
   std::ostringstream gp;
-  gp << script_head(p, title, width, height)
-     << "set multiplot layout 1," << n << " title " << quote(title) << "\n"
+  gp << "set multiplot layout 1," << n << " title " << quote(title) << "\n"
      << "set xlabel " << quote(xlabel) << "\nset ylabel " << quote(ylabel) << "\nset size ratio -1\n";
   if (vmax <= 0) vmax = 1;
   if (diverging)
@@ -359,7 +571,7 @@ PlotFiles write_heatmap_plot(const std::string& dir, const std::string& stem, co
        << "plot " << quote(p.stem + ".dat") << " index " << i << " matrix with image notitle\n";
   }
   gp << "unset multiplot\n";
-  write_text(p.gp(), gp.str());
+  write_text(p.gp(), figure_script(p, title, width, height, gp.str()));
   return p;
 }
 
@@ -431,8 +643,9 @@ RenderReport render_plots(const std::vector<PlotFiles>& plots) {
     for (const PlotFiles& p : plots) {
       std::error_code ec;
       fs::remove(p.png(), ec);  // a stale image must not pass for a new one
+      fs::remove(p.svg(), ec);
       const std::string problem = run_gnuplot(p.dir, p.stem + ".gp");
-      if (problem.empty() && fs::exists(p.png(), ec)) ++r.rendered;
+      if (problem.empty() && fs::exists(p.png(), ec) && fs::exists(p.svg(), ec)) ++r.rendered;
       else r.problems.push_back(p.gp() + ": " + (problem.empty() ? "no image written" : problem));
     }
   } catch (const std::exception& e) {

@@ -21,7 +21,7 @@ void write_results(const std::string& path, const std::vector<RunRecord>& runs,
   atomic_write(path, [&](const std::string& tmp) {
     h5::File f = h5::File::create(tmp);
     f.set_attr("format", "ordo-results");
-    f.set_attr("format_version", int64_t{1});
+    f.set_attr("format_version", kResultsFormatVersion);
     f.set_attr("ordo_version", version());
     for (const auto& [key, value] : shared) f.set_attr(key, value);
     for (const RunRecord& r : runs) {
@@ -37,6 +37,11 @@ std::vector<RunRecord> read_results(const std::string& path) {
   h5::File f = h5::File::open(path);
   ORDO_CHECK(f.has_attr("format") && f.attr_string("format") == "ordo-results", path,
              ": not an ordo results file (attribute format != ordo-results)");
+  const int64_t format_version = f.has_attr("format_version") ? f.attr_int64("format_version") : -1;
+  ORDO_CHECK(format_version == kResultsFormatVersion, path, ": results format_version ", format_version,
+             " is not supported (this build of ordo reads format_version ", kResultsFormatVersion, "; the file says it "
+             "was written by ordo ", f.has_attr("ordo_version") ? f.attr_string("ordo_version") : "(unknown)",
+             "): re-report it with that version");
   std::vector<RunRecord> out;
   if (!f.has_group("runs")) return out;
   h5::Group runs = f.group("runs");
@@ -70,6 +75,16 @@ std::vector<RunRecord> read_results(const std::string& path) {
         }
       }
     }
+  }
+  return out;
+}
+
+std::map<std::string, std::string> read_results_attributes(const std::string& path) {
+  h5::File f = h5::File::open(path);
+  std::map<std::string, std::string> out;
+  for (const std::string& a : f.attr_names()) {
+    if (a == "format_version") out[a] = std::to_string(f.attr_int64(a));
+    else out[a] = f.attr_string(a);
   }
   return out;
 }

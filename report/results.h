@@ -34,7 +34,11 @@ std::string run_group_path(const std::string& task, const std::string& encoding,
 
 void write_results(const std::string& path, const std::vector<RunRecord>& runs,
                    const std::map<std::string, std::string>& shared_settings);
-// Every run in the file, in task / encoding / seed order as stored.
+// Every run in the file, in task / encoding / seed order as stored. Throws ordo::Error naming
+// the file when it is not an ordo results file or has a format_version this build cannot read.
 std::vector<RunRecord> read_results(const std::string& path);
+// The file's root attributes (the study's shared settings, format, ordo_version), as strings.
+std::map<std::string, std::string> read_results_attributes(const std::string& path);
+constexpr int64_t kResultsFormatVersion = 1;
 
 }  // namespace ordo

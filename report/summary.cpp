@@ -255,13 +255,52 @@ std::string of_seeds(int k, int n) { return std::to_string(k) + " of " + std::to
 
 }  // namespace
 
-std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
-  std::vector<std::string> out;
+std::vector<const EncodingSummary*> ranked_rows(const TaskSummary& t) {
+  const int64_t longest = t.lengths.empty() ? 0 : t.lengths.back();
+  std::vector<const EncodingSummary*> rows;
+  for (const EncodingSummary& e : t.rows) rows.push_back(&e);
+  // NaN sorts last: a missing value ranks below every present one.
+  auto key = [](double v) { return std::isfinite(v) ? v : -1.0; };
+  std::stable_sort(rows.begin(), rows.end(), [&](const EncodingSummary* a, const EncodingSummary* b) {
+    const double la = key(mean_acc(*a, longest)), lb = key(mean_acc(*b, longest));
+    if (la != lb) return la > lb;
+    return key(mean_acc(*a, 0)) > key(mean_acc(*b, 0));
+  });
+  return rows;
+}
+
+namespace {
+
+// "a, b and c", or with more than kMaxNames names "a, b, c, d, e and 4 more (see the table)".
+std::string capped(const std::vector<std::string>& names) {
+  if (static_cast<int>(names.size()) <= kMaxNames) return join(names);
+  std::vector<std::string> shown(names.begin(), names.begin() + kMaxNames);
+  return join(shown, ", ") + " and " + std::to_string(names.size() - kMaxNames) + " more (see the table)";
+}
+
+}  // namespace
+
+std::string findings_legend(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
+  bool several_seeds = false;
+  for (const TaskSummary& t : tasks)
+    for (const EncodingSummary& e : t.rows) several_seeds = several_seeds || e.seeds > 1;
+  return std::string(several_seeds ? "Each sentence holds in every seed unless it gives a count. "
+                                   : "One seed per cell: each sentence is one run's result, not a rate. ") +
+         "Solved: accuracy >= " + fixed(th.solved, 2) + " on the training lengths at the end of training. " +
+         "Still improving: the training loss fell by more than " + percent(th.improving) +
+         " over the second half of the run; converged otherwise. At chance: within " + fixed(th.chance_margin, 2) +
+         " of the task's chance level, converged. Holds up to L: accuracy >= " + fixed(th.extrapolates, 2) +
+         " at every evaluation length up to L. Encodings are named best first (the table's order), at most " +
+         std::to_string(kMaxNames) + " per sentence. Computed from the runs (report/summary.h), not written by hand.";
+}
+
+std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
+  std::vector<Finding> out;
   std::map<std::string, int> solved_count;     // encoding -> tasks solved in every seed
   std::map<std::string, int> improving_count;  // encoding -> tasks not solved by every seed, still improving
   std::vector<std::string> all_encodings;
-  bool any_several_seeds = false;
   for (const TaskSummary& t : tasks) {
+    auto say = [&](const std::string& text) { out.push_back(Finding{t.task, text}); };
     std::vector<int64_t> extra;  // extrapolation lengths, increasing
     for (int64_t len : t.lengths)
       if (len > 0) extra.push_back(len);
@@ -275,32 +314,34 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
     std::vector<std::string> no_extrapolation;
     const EncodingSummary* best = nullptr;
     const EncodingSummary* fastest = nullptr;
-    bool several_seeds = false;
-    for (const EncodingSummary& e : t.rows) {
+    for (const EncodingSummary* row : ranked_rows(t)) {
+      const EncodingSummary& e = *row;
       if (std::find(all_encodings.begin(), all_encodings.end(), e.label()) == all_encodings.end())
         all_encodings.push_back(e.label());
       const CellOutcome c = outcome(e, extra, t.chance, th);
-      several_seeds = several_seeds || c.seeds > 1;
       const double train = mean_acc(e, 0);
       if (std::isfinite(train) && (!best || train > mean_acc(*best, 0))) best = &e;
       if (c.seeds > 0 && c.solved == c.seeds) {
         solved_every.push_back(e.label());
         ++solved_count[e.label()];
       } else if (c.solved > 0) {
-        solved_some.push_back(e.label() + " in " + of_seeds(c.solved, c.seeds));
+        solved_some.push_back(e.label() + " (" + std::to_string(c.solved) + " of " + std::to_string(c.seeds) + ")");
         ++improving_count[e.label()];  // other seeds solve it: not a limit of the encoding
       } else if (c.improving > 0) {
         ++improving_count[e.label()];
-        improving.push_back(e.label() + (c.seeds > 1 ? " (" + of_seeds(c.improving, c.seeds) + ")" : ""));
+        improving.push_back(e.label() + (c.seeds > 1 && c.improving < c.seeds
+                                             ? " (" + of_seeds(c.improving, c.seeds) + ")"
+                                             : std::string()));
+      } else if (c.seeds > 0 && c.at_chance == c.seeds) {
+        chance.push_back(e.label());
       } else {
         converged.push_back(e.label());
       }
-      if (c.seeds > 0 && c.at_chance == c.seeds && c.solved == 0 && c.improving == 0) chance.push_back(e.label());
       // Fastest among the encodings every seed solves, at the findings' threshold.
       if (c.seeds > 0 && c.solved == c.seeds && e.seeds_solved == e.seeds && e.seeds > 0 &&
           (!fastest || e.first_solved_step.mean < fastest->first_solved_step.mean))
         fastest = &e;
-      if (extra.empty()) continue;
+      if (extra.empty() || c.solved == 0) continue;  // generalising what it never learned means nothing
       std::string label = e.label();
       if (c.reach_best > c.reach_all)
         label += " (" + length_label(t, c.reach_best) + " in " + of_seeds(c.reach_best_seeds, c.seeds) + ")";
@@ -308,10 +349,8 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       else no_extrapolation.push_back(label);
     }
 
-    any_several_seeds = any_several_seeds || several_seeds;
-    const std::string name = "**" + t.task + "**: ";
-    // With one seed a finding says so: it is one run's result, not a rate.
-    const std::string every = several_seeds ? " in every seed" : " (one seed)";
+    if (!solved_every.empty()) say("Solved by " + capped(solved_every) + ".");
+    if (!solved_some.empty()) say("Solved by some seeds only: " + capped(solved_some) + ".");
     if (solved_every.empty() && solved_some.empty()) {
       // The highest mean, and every encoding whose seeds reach the best one's lowest seed:
       // with overlapping ranges the seeds do not rank them.
@@ -319,127 +358,206 @@ std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const F
       if (best) {
         const Stat& b = best->acc.at(0);
         std::vector<std::string> overlap;
-        for (const EncodingSummary& e : t.rows) {
-          auto it = e.acc.find(0);
-          if (&e != best && it != e.acc.end() && it->second.n > 0 && it->second.max >= b.min) overlap.push_back(e.label());
+        for (const EncodingSummary* e : ranked_rows(t)) {
+          auto it = e->acc.find(0);
+          if (e != best && it != e->acc.end() && it->second.n > 0 && it->second.max >= b.min)
+            overlap.push_back(e->label());
         }
         top = "; highest: " + best->label() + " at " + fixed(b.mean, 3) +
-              (overlap.empty() ? std::string() : ", its seeds' range overlapping " + join(overlap));
+              (overlap.empty() ? std::string() : ", its seeds' range overlapping " + capped(overlap));
       }
-      out.push_back(name + "no encoding solves it (accuracy >= " + fixed(th.solved, 2) +
-                    " on the training lengths) in any seed within " + within + top + ".");
-    } else {
-      std::vector<std::string> parts;
-      if (!solved_every.empty()) parts.push_back(join(solved_every) + every);
-      for (const std::string& p : solved_some) parts.push_back(p);
-      out.push_back(name + "solved (accuracy >= " + fixed(th.solved, 2) + " on the training lengths) by " +
-                    join(parts, "; ", "; ") + ".");
+      say("Solved by no encoding in any seed within " + within + top + ".");
     }
-    if (!improving.empty())
-      out.push_back(name + "not solved within " + within + ", still improving (training loss fell by more than " +
-                    percent(th.improving) + " over the second half of the run" +
-                    (several_seeds ? std::string(" in the seeds named") : std::string()) + "): " + join(improving) + ".");
-    if (!converged.empty())
-      out.push_back(name + "not solved in " + within + ", converged (training loss fell by less than " +
-                    percent(th.improving) + " over the second half of the run" +
-                    (several_seeds ? " in every seed" : "") + "): " + join(converged) + ".");
+    if (!improving.empty()) say("Not solved, still improving at " + within + ": " + capped(improving) + ".");
+    if (!converged.empty()) say("Not solved, converged: " + capped(converged) + ".");
+    if (!chance.empty() && std::isfinite(t.chance))
+      say("At chance (" + fixed(t.chance, 3) + "): " + capped(chance) + ".");
     if (!extra.empty()) {
-      std::vector<std::string> parts;
       for (auto it = reach.rbegin(); it != reach.rend(); ++it)
-        parts.push_back((it->first == extra.back() ? "up to " : "only up to ") + length_label(t, it->first) + ": " +
-                        join(it->second));
-      if (!no_extrapolation.empty()) parts.push_back("not beyond the training lengths: " + join(no_extrapolation));
-      std::string lens;
-      for (size_t i = 0; i < extra.size(); ++i) lens += (i ? ", " : "") + std::to_string(extra[i]);
-      out.push_back(name + "extrapolation (accuracy >= " + fixed(th.extrapolates, 2) + " at lengths " + lens + every +
-                    "): " + join(parts, "; ", "; ") + ".");
-    }
-    if (std::isfinite(t.chance)) {
-      out.push_back(name + (chance.empty() ? std::string("no encoding stays at chance")
-                                           : join(chance) + (chance.size() == 1 ? " stays" : " stay") + " at chance") +
-                    " (within " + fixed(th.chance_margin, 2) + " of " + fixed(t.chance, 3) +
-                    " on the training lengths" + every + ", converged, after " + within + ").");
+        say((it->first == extra.back() ? "Holds up to " + length_label(t, it->first)
+                                       : "Holds up to " + length_label(t, it->first) + " only") +
+            ": " + capped(it->second) + ".");
+      if (!no_extrapolation.empty())
+        say("Solved, but not beyond the training lengths: " + capped(no_extrapolation) + ".");
     }
     if (fastest)
-      out.push_back(name + "fastest to " + fixed(th.solved, 2) + ": " + fastest->label() + " (step " +
-                    fixed(fastest->first_solved_step.mean, 0) + (fastest->seeds > 1 ? ", mean over seeds" : "") + ").");
+      say("Fastest to " + fixed(th.solved, 2) + ": " + fastest->label() + " (step " +
+          fixed(fastest->first_solved_step.mean, 0) +
+          (fastest->seeds > 1 ? ", mean of " + std::to_string(fastest->seeds) + " seeds" : std::string()) + ").");
   }
   if (tasks.size() > 1) {
+    auto say = [&](const std::string& text) { out.push_back(Finding{"", text}); };
     std::vector<std::string> every;
     int most = 0;
     for (const std::string& e : all_encodings) most = std::max(most, solved_count[e]);
     for (const std::string& e : all_encodings)
       if (solved_count[e] == static_cast<int>(tasks.size())) every.push_back(e);
+    const std::string n = std::to_string(tasks.size());
     if (!every.empty()) {
-      out.push_back("**all tasks**: " + join(every) + (every.size() == 1 ? " solves" : " solve") + " all " +
-                    std::to_string(tasks.size()) + " tasks" +
-                    (any_several_seeds ? " (in every seed)." : " (one seed)."));
+      say("Solves all " + n + " tasks: " + capped(every) + ".");
     } else if (most > 0) {
       std::vector<std::string> top, could;
       for (const std::string& e : all_encodings) {
         if (solved_count[e] == most) top.push_back(e);
         else if (solved_count[e] + improving_count[e] >= most) could.push_back(e);
       }
-      out.push_back("**all tasks**: no encoding solves all " + std::to_string(tasks.size()) +
-                    " tasks in every seed; most solved (" + std::to_string(most) + "): " + join(top) +
-                    (could.empty() ? std::string()
-                                   : "; not ranked below them, being still improving (or solved by some seeds) where "
-                                     "not solved: " + join(could)) +
-                    ".");
+      say("No encoding solves all " + n + " tasks; most solved (" + std::to_string(most) + " of " + n +
+          "): " + capped(top) + ".");
+      if (!could.empty())
+        say("Not ranked below them, being still improving (or solved by some seeds) where not solved: " +
+            capped(could) + ".");
     } else {
-      out.push_back("**all tasks**: no encoding solves any task in every seed.");
+      say("No encoding solves any task in every seed.");
     }
   }
   return out;
 }
 
-std::string render_task_table(const TaskSummary& t) {
-  std::ostringstream os;
+Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
+  Overview ov;
+  std::vector<std::string> labels;  // rows in first-appearance order
+  std::map<std::string, const EncodingSummary*> first_row;
+  for (const TaskSummary& t : tasks) {
+    for (int64_t len : t.lengths)
+      ov.columns.push_back(OverviewColumn{t.task, len, t.task + " · " + length_label(t, len), t.chance,
+                                          len == 0 ? th.solved : th.extrapolates});
+    for (const EncodingSummary& e : t.rows)
+      if (!first_row.count(e.label())) {
+        labels.push_back(e.label());
+        first_row[e.label()] = &e;
+      }
+  }
+  for (const std::string& label : labels) {
+    OverviewRow row;
+    row.label = label;
+    row.encoding = first_row[label]->encoding;
+    row.variant = first_row[label]->variant;
+    double reach_sum = 0, overall_sum = 0;
+    int reach_n = 0, overall_n = 0;
+    for (const TaskSummary& t : tasks) {
+      const EncodingSummary* e = nullptr;
+      for (const EncodingSummary& r : t.rows)
+        if (r.label() == label) e = &r;
+      for (int64_t len : t.lengths) {
+        OverviewCell cell;
+        const double bar = len == 0 ? th.solved : th.extrapolates;
+        if (e) {
+          auto it = e->acc.find(len);
+          if (it != e->acc.end()) cell.acc = it->second;
+        }
+        if (cell.acc.n > 0 && std::isfinite(cell.acc.mean)) {
+          const double m = cell.acc.mean;
+          cell.score = std::isfinite(t.chance) && t.chance < 1 ? (m - t.chance) / (1 - t.chance) : m;
+          cell.score = std::clamp(cell.score, 0.0, 1.0);
+          cell.held = cell.acc.min >= bar;
+          overall_sum += cell.score;
+          ++overall_n;
+          if (len == t.lengths.back()) reach_sum += cell.score, ++reach_n;
+        }
+        row.cells.push_back(cell);
+      }
+    }
+    row.reach = reach_n ? reach_sum / reach_n : -1;
+    row.overall = overall_n ? overall_sum / overall_n : -1;
+    ov.rows.push_back(std::move(row));
+  }
+  std::stable_sort(ov.rows.begin(), ov.rows.end(), [](const OverviewRow& a, const OverviewRow& b) {
+    if (a.reach != b.reach) return a.reach > b.reach;
+    return a.overall > b.overall;
+  });
+  ov.note = "Final accuracy, mean over seeds (± half the min-max range). Colour: 0 at the task's chance level, 1 at "
+            "accuracy 1. Rows: by mean score at each task's longest evaluation length, then over every cell. "
+            "Marked ✗: not every seed reaches " + fixed(th.solved, 2) + " on the training lengths or " +
+            fixed(th.extrapolates, 2) + " beyond them.";
+  return ov;
+}
+
+std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   // A swept study (--vary) gets a column of each row's varied settings.
   bool varied = false;
   for (const EncodingSummary& e : t.rows) varied = varied || !e.variant.empty();
-  os << "| encoding |" << (varied ? " varied |" : "");
-  for (int64_t len : t.lengths) os << " acc " << length_label(t, len) << " |";
-  os << " first step >= " << fixed(t.solved, 2) << " | wall s |\n| --- |" << (varied ? " --- |" : "");
-  for (size_t i = 0; i < t.lengths.size(); ++i) os << " ---: |";
-  os << " ---: | ---: |\n";
-  for (const EncodingSummary& e : t.rows) {
-    os << "| " << e.encoding << " |" << (varied ? " " + e.variant + " |" : "");
-    for (int64_t len : t.lengths) {
-      auto it = e.acc.find(len);
-      os << " " << (it == e.acc.end() ? std::string("-") : format_stat(it->second)) << " |";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header = {"#", "encoding"};
+  if (varied) header.push_back("varied");
+  for (auto it = t.lengths.rbegin(); it != t.lengths.rend(); ++it) header.push_back("acc " + length_label(t, *it));
+  header.push_back("first step >= " + fixed(t.solved, 2));
+  header.push_back("wall s");
+  rows.push_back(header);
+  int rank = 0;
+  for (const EncodingSummary* e : ranked_rows(t)) {
+    std::vector<std::string> row = {std::to_string(++rank), e->encoding};
+    if (varied) row.push_back(e->variant);
+    for (auto len = t.lengths.rbegin(); len != t.lengths.rend(); ++len) {
+      auto it = e->acc.find(*len);
+      row.push_back(it == e->acc.end() ? std::string("-") : format_stat(it->second));
     }
-    std::string first = e.seeds_solved == 0 ? "never" : format_stat(e.first_solved_step, 0);
-    if (e.seeds_solved > 0 && e.seeds_solved < e.seeds)
-      first += " (" + std::to_string(e.seeds_solved) + "/" + std::to_string(e.seeds) + " seeds)";
-    os << " " << first << " | " << format_stat(e.wall_seconds, 1) << " |\n";
+    std::string first = e->seeds_solved == 0 ? "never" : format_stat(e->first_solved_step, 0);
+    if (e->seeds_solved > 0 && e->seeds_solved < e->seeds)
+      first += " (" + std::to_string(e->seeds_solved) + "/" + std::to_string(e->seeds) + " seeds)";
+    row.push_back(first);
+    row.push_back(format_stat(e->wall_seconds, 1));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string render_task_table(const TaskSummary& t) {
+  const auto rows = task_table(t);
+  std::ostringstream os;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    os << "|";
+    for (const std::string& cell : rows[i]) os << " " << cell << " |";
+    os << "\n";
+    if (i == 0) {
+      os << "|";
+      for (size_t c = 0; c < rows[0].size(); ++c) {
+        const bool text = rows[0][c] == "encoding" || rows[0][c] == "varied";
+        os << (text ? " --- |" : " ---: |");
+      }
+      os << "\n";
+    }
   }
   return os.str();
 }
 
-std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<std::string>& notes,
+std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<Finding>& notes,
                                     const std::string& preamble,
-                                    const std::map<std::string, std::vector<std::string>>& images) {
+                                    const std::map<std::string, std::vector<std::string>>& images,
+                                    const std::string& overview_image) {
   std::ostringstream os;
   os << "# ordo compare: summary\n\n";
+  if (!overview_image.empty())
+    os << "![overview: final accuracy of every encoding on every task and length](" << overview_image << ")\n\n"
+       << overview(tasks).note << "\n\n";
   if (!preamble.empty()) os << preamble << (preamble.back() == '\n' ? "" : "\n") << "\n";
   const std::string solved = fixed(tasks.empty() ? 0.99 : tasks.front().solved, 2);
   os << "Accuracy is the final evaluation (mean ± half the min-max range over seeds) on the held-out sets: "
-        "the training length range and each longer length. \"first step >= " << solved << "\" is the first "
+        "the training length range and each longer length. Each task's table is ranked by accuracy at its longest "
+        "evaluation length, then on the training lengths. \"first step >= " << solved << "\" is the first "
         "evaluation step on the training lengths at or above " << solved << " (\"never\" if no seed got there).\n\n";
+  os << "Findings: " << findings_legend(tasks) << "\n\n";
   for (const TaskSummary& t : tasks) {
     os << "## " << t.task;
     if (std::isfinite(t.chance)) os << " (chance " << fixed(t.chance, 3) << ")";
     os << "\n\n";
     if (!t.accuracy_meaning.empty()) os << "acc: " << t.accuracy_meaning << ".\n\n";
+    bool any = false;
+    for (const Finding& f : notes)
+      if (f.task == t.task) os << "- " << f.text << "\n", any = true;
+    if (any) os << "\n";
     os << render_task_table(t) << "\n";
     auto it = images.find(t.task);
     if (it != images.end())
       for (const std::string& img : it->second) os << "![" << t.task << "](" << img << ")\n";
     if (it != images.end() && !it->second.empty()) os << "\n";
   }
-  os << "## Findings\n\nComputed from the table (thresholds in report/summary.h), not written by hand.\n\n";
-  for (const std::string& f : notes) os << "- " << f << "\n";
+  bool across = false;
+  for (const Finding& f : notes) across = across || f.task.empty();
+  if (across) {
+    os << "## Across tasks\n\n";
+    for (const Finding& f : notes)
+      if (f.task.empty()) os << "- " << f.text << "\n";
+  }
   return os.str();
 }
 

@@ -2,7 +2,7 @@
 //
 //   std::vector<RunRecord> runs = read_results("cmp/results.h5");
 //   std::vector<TaskSummary> tasks = summarize(runs);         // task x encoding, over seeds
-//   std::vector<std::string> notes = findings(tasks);          // from the numbers, with the
+//   std::vector<Finding> notes = findings(tasks);              // from the numbers, with the
 //   std::string md = render_summary_markdown(tasks, notes);    // thresholds below
 //
 // Aggregation (per task, per encoding, over its seeds):
@@ -15,10 +15,11 @@
 // Each is a Stat: mean, min and max over seeds; "spread" is half the min-max range, so
 // "0.95 ± 0.03" means the seeds lie in [0.92, 0.98].
 //
-// Findings (FindingThresholds, defaults below), one line each, from every seed's numbers:
+// Findings (FindingThresholds, defaults below): short sentences grouped by task, computed
+// from every seed's numbers; each holds in every seed unless it gives a count:
 //   * a seed solves the task when its final accuracy on the training lengths is >= solved
-//     (0.99); a cell (task, encoding) is "solved" when every seed solves it, solved "in k of
-//     n seeds" when some do;
+//     (0.99); a cell (task, encoding) is "solved" when every seed solves it, "solved by some
+//     seeds only" (k of n) when some do;
 //   * a seed that does not solve it is "still improving" when its training loss fell by more
 //     than `improving` (0.5%) over the second half of the run: from the mean over the tenth of
 //     the run that ends at its midpoint to the mean over its last tenth; it has "converged"
@@ -26,21 +27,21 @@
 //     learning rate there, so every run looks flat at its end (a 600-step shift / t5 run at
 //     0.69 that the 2000-step grid solves fell 1.2% over its second half, 0.3% over its last
 //     two tenths). Cells that never learn change by less: 0.03% (order / none), 0.04% (shift /
-//     none), 0.36% (periodic / none) over the second half of 2000 steps; A cell no seed solved is "not solved within N steps (still
-//     improving)" when a seed is still improving, else "not solved in N steps (converged)";
+//     none), 0.36% (periodic / none) over the second half of 2000 steps;
 //   * at chance: every seed's final accuracy on the training lengths is within chance_margin
-//     (0.02) of the chance level, every seed has converged and no seed solved it: "stays at
-//     chance"; a cell at chance but still improving is reported as not solved, still
-//     improving. The chance level is the task's own (Task::chance_level, e.g. 0.5 for
-//     order); tasks this build does not know have none (NaN) and no chance finding;
-//   * extrapolates to L: accuracy >= extrapolates (0.9) at every extrapolation length up to
-//     and including L, in every seed (so "to 2x only" when 4x fails); when some seeds reach
-//     further, "(4x in 1 of 3 seeds)" says so;
+//     (0.02) of the chance level, every seed has converged and no seed solved it; a cell at
+//     chance but still improving is reported as still improving. The chance level is the
+//     task's own (Task::chance_level, e.g. 0.5 for order); tasks this build does not know
+//     have none (NaN) and no chance finding;
+//   * holds up to L: accuracy >= extrapolates (0.9) at every extrapolation length up to and
+//     including L, in every seed ("up to 2x only" when 4x fails); when some seeds reach
+//     further, "(4x (128) in 1 of 3 seeds)" says so;
 //   * fastest: the encoding with the smallest mean first step reaching summarize's `solved`
-//     among those solved (final accuracy >= th.solved) in every seed; compare passes the
-//     same threshold to both (0.99);
+//     among those solved (final accuracy >= th.solved) in every seed;
 //   * across tasks: which encodings solve every task in every seed (or the ones that solve
 //     the most, and which others are still improving on enough tasks to reach that count).
+// A sentence names at most kMaxNames encodings, best first (the task's ranked order), then
+// "and N more (see the table)".
 #pragma once
 
 #include <cstdint>
@@ -110,21 +111,70 @@ double chance_level(const std::string& task, const std::map<std::string, std::st
 // threshold of first_solved_step.
 std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved = 0.99);
 
-// One Markdown bullet text per finding (without the leading "- ").
-std::vector<std::string> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
+// One finding: a short sentence about one task, or about all of them (task "").
+struct Finding {
+  std::string task;  // "" = across tasks
+  std::string text;  // "Solved by rope and alibi."
+  // One line for a terminal or a flat list: "order: Solved by rope and alibi."
+  std::string line() const { return (task.empty() ? std::string("across tasks") : task) + ": " + text; }
+};
+constexpr int kMaxNames = 5;  // encodings named per sentence before "and N more (see the table)"
+
+// The findings, task by task in the order given, then across tasks.
+std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
+// What the words of the findings mean (one paragraph, with the thresholds and the seeds).
+std::string findings_legend(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
+
+// A task's rows ranked: by mean final accuracy at the longest evaluation length (descending),
+// then on the training lengths; rows without a value there last; ties keep their order.
+std::vector<const EncodingSummary*> ranked_rows(const TaskSummary& task);
+
+// The overview of a study (one heatmap): rows = encodings (and variants), columns = task x
+// evaluation length; each cell the final accuracy over seeds, a score on a scale that starts
+// at the task's chance level, and whether every seed holds the task's bar there.
+struct OverviewColumn {
+  std::string task;
+  int64_t length = 0;    // 0 = the training length range
+  std::string label;     // "order · train (8-32)"
+  double chance = 0;     // NaN when unknown
+  double bar = 0;        // the accuracy every seed must reach: solved (train) or extrapolates
+};
+struct OverviewCell {
+  Stat acc;              // n = 0: no run there
+  double score = 0;      // (mean - chance) / (1 - chance) clipped to [0, 1]; mean without a chance level
+  bool held = false;     // every seed >= the column's bar
+};
+struct OverviewRow {
+  std::string label, encoding, variant;
+  std::vector<OverviewCell> cells;  // one per column
+  double reach = 0;      // mean over tasks of the score at the task's longest evaluation length
+  double overall = 0;    // mean score over every cell present
+};
+struct Overview {
+  std::vector<OverviewColumn> columns;
+  std::vector<OverviewRow> rows;     // ordered by reach, then overall (how far they generalise)
+  std::string note;                  // how to read it: scale, order, marks
+};
+Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
 
 // A column label for an evaluation length: "train (8-32)", "2x (64)", "4x (128)", "100".
 std::string length_label(const TaskSummary& task, int64_t length);
 // "0.953 ± 0.031" (3 decimals), "0.953" with one seed, "-" with none.
 std::string format_stat(const Stat& s, int decimals = 3);
 
-// The per-task Markdown table (header, alignment row, one row per encoding).
+// The per-task table as rows of cells, ranked (ranked_rows): header first. Columns: #,
+// encoding, [varied,] accuracy at each evaluation length from the longest down to the
+// training lengths, first step >= solved, wall s.
+std::vector<std::vector<std::string>> task_table(const TaskSummary& task);
+// task_table as Markdown (header, alignment row, one row per encoding).
 std::string render_task_table(const TaskSummary& task);
-// summary.md: a title, `preamble` (free Markdown, e.g. the settings), per task a section with
-// its table and its images (task -> relative paths of PNGs), then the findings list.
-std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<std::string>& findings,
+// summary.md: a title, `overview_image` first (when given), `preamble` (free Markdown, e.g.
+// the settings), per task a section with its ranked table, its findings and its images (task
+// -> relative paths of PNGs), then the findings across tasks.
+std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<Finding>& findings,
                                     const std::string& preamble = "",
-                                    const std::map<std::string, std::vector<std::string>>& images = {});
+                                    const std::map<std::string, std::vector<std::string>>& images = {},
+                                    const std::string& overview_image = "");
 
 // "1h02m", "1m05s", "42s": durations in summaries and progress lines.
 std::string format_duration(double seconds);

@@ -20,8 +20,7 @@
 #include "layers/posenc/encoding.h"
 #include "report/atomic_file.h"
 #include "report/checkpoint_file.h"
-#include "report/plots.h"
-#include "report/summary.h"
+#include "report/study_report.h"
 #include "study/interrupt.h"
 #include "study/output_lock.h"
 #include "train/settings.h"
@@ -79,36 +78,6 @@ std::string task_steps_text(const std::vector<std::pair<std::string, int64_t>>& 
 }
 
 // summary.md's opening: the grid and the settings that were given.
-std::string preamble(const StudySpec& spec, double wall, double run_seconds) {
-  std::ostringstream os;
-  const TrainConfig& cfg = spec.base;
-  os << "Grid: " << spec.tasks.size() << " task(s) x " << spec.encodings.size() << " encoding(s) x ";
-  if (!spec.vary.empty()) {
-    std::string vary;
-    for (const Variation& v : spec.vary) vary += " --vary " + v.key + "=" + join(v.values, ",");
-    os << variants(spec.vary).size() << " variant(s) (" << vary.substr(1) << ") x ";
-  }
-  os << spec.seeds << " seed(s) (seeds " << cfg.seed << ".." << cfg.seed + spec.seeds - 1 << "), ";
-  if (spec.task_steps.empty()) {
-    os << cfg.steps << " steps each";
-  } else {
-    for (size_t i = 0; i < spec.tasks.size(); ++i) {
-      int64_t steps = cfg.steps;
-      for (const auto& [task, n] : spec.task_steps)
-        if (task == spec.tasks[i]) steps = n;
-      os << (i ? ", " : "") << spec.tasks[i] << " " << steps;
-    }
-    os << " steps per run";
-  }
-  os << "; grid wall time " << format_duration(wall) << " in this session; the runs' own wall times add up to "
-     << format_duration(run_seconds) << ".\n\n";
-  std::string given;
-  for (const auto& [name, value] : spec.given) given += " --" + name + " " + value;
-  os << "Settings: " << (given.empty() ? std::string("SPEC defaults") : "SPEC defaults except" + given)
-     << ". Every run's settings are attributes of its group in results.h5 (setting.<name>).\n";
-  return os.str();
-}
-
 // The messages of a study over MPI (study/study.h, "Over MPI"). Ranks other than 0 ask
 // rank 0 for runs (request -> assign), and report each run done (its checkpoint is then on
 // the shared filesystem), stopped at a checkpoint, or failed; they send their progress and a
@@ -755,30 +724,17 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   outcome.seconds = elapsed();
   for (const RunRecord& r : outcome.records) outcome.run_seconds += r.log.total_wall_seconds;
 
-  // The summary, the plots, and the findings: from the logs, never by hand.
-  const std::vector<TaskSummary> summary = summarize(outcome.records);
-  outcome.findings = findings(summary);
-  std::vector<PlotFiles> plots;
-  try {
-    for (const TaskSummary& t : summary) {
-      plots.push_back(write_learning_curve_plot(outcome.plot_dir, t.task, outcome.records));
-      plots.push_back(write_length_plot(outcome.plot_dir, t));
-      if (auto distance = write_distance_plot(outcome.plot_dir, t, outcome.records)) plots.push_back(*distance);
-    }
-  } catch (const Error& e) {
-    outcome.warnings.push_back(std::string("plots: ") + e.what());
-  }
-  const RenderReport rendered = render_plots(plots);
-  outcome.plots_rendered = rendered.rendered;
-  if (!rendered.message().empty()) outcome.warnings.push_back(rendered.message());
-  std::map<std::string, std::vector<std::string>> images;
-  for (const TaskSummary& t : summary)
-    for (const char* kind : {"_curves", "_lengths", "_distance"})
-      if (fs::exists(outcome.plot_dir + "/" + t.task + kind + ".png"))
-        images[t.task].push_back("plots/" + t.task + kind + ".png");
-  const std::string md = render_summary_markdown(summary, outcome.findings,
-                                                 preamble(spec_, outcome.seconds, outcome.run_seconds), images);
-  atomic_write(outcome.summary_path, [&](const std::string& tmp) { write_file(tmp, md); });
+  // The figures, summary.md, report.html and the findings: from the logs, never by hand, and
+  // from the same code as `ordo report` (report/study_report.h).
+  std::map<std::string, std::string> attributes = shared;
+  attributes["format"] = "ordo-results";
+  const StudyReport report = write_study_report(options_.out, outcome.records, attributes, outcome.seconds);
+  outcome.findings = report.findings;
+  outcome.summary_path = report.summary_path;
+  outcome.report_path = report.report_path;
+  outcome.plot_dir = report.plot_dir;
+  outcome.plots_rendered = report.plots_rendered;
+  outcome.warnings = report.warnings;
   return outcome;
 }
 

@@ -32,8 +32,9 @@
 //                                              spec.vary /runs/<task>/<encoding>/<variant>/seed<k>/
 //                                              (variant "causal=true,layers=2")
 //   checkpoints/<task>/<encoding>/[<variant>/]seed<k>.h5   each run's final checkpoint
-//   plots/<task>_curves.*, <task>_lengths.*    learning curves and accuracy against length
-//   summary.md                                 tables and findings (report/summary.h)
+//   plots/overview.*, <task>_curves.*, ...     the figures (report/plots.h)
+//   summary.md                                 overview, ranked tables, findings (report/summary.h)
+//   report.html                                the interactive report (report/html_report.h)
 #pragma once
 
 #include <chrono>
@@ -46,6 +47,7 @@
 #include <vector>
 
 #include "report/results.h"
+#include "report/summary.h"
 #include "study/output_lock.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
@@ -137,9 +139,9 @@ struct StudyOutcome {
   int64_t trained = 0, skipped = 0;    // runs trained in this session / finished earlier
   double seconds = 0;                  // wall time of this session
   double run_seconds = 0;              // the runs' own wall times, whichever session ran them
-  std::vector<std::string> findings;   // as in summary.md
-  std::string results_path, summary_path, plot_dir;
-  int plots_rendered = 0;              // PNGs gnuplot drew (0 without gnuplot)
+  std::vector<Finding> findings;       // as in summary.md and report.html
+  std::string results_path, summary_path, report_path, plot_dir;
+  int plots_rendered = 0;              // figures gnuplot drew (0 without gnuplot)
   std::vector<std::string> warnings;   // plotting problems: the data and scripts are still written
 };
 

@@ -47,13 +47,14 @@ std::vector<RunRecord> fixture() {
   };
 }
 
-bool has(const std::vector<std::string>& notes, const std::string& text) {
-  return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+// Whether a finding's line ("order: Solved by ...") contains `text`.
+bool has(const std::vector<Finding>& notes, const std::string& text) {
+  return std::any_of(notes.begin(), notes.end(), [&](const Finding& n) { return n.line().find(text) != std::string::npos; });
 }
 
-std::string joined(const std::vector<std::string>& notes) {
+std::string joined(const std::vector<Finding>& notes) {
   std::string s;
-  for (const auto& n : notes) s += n + "\n";
+  for (const auto& n : notes) s += n.line() + "\n";
   return s;
 }
 
@@ -83,16 +84,33 @@ TEST_CASE("summary: aggregates over seeds", "[compare]") {
   CHECK(t.rows[0].wall_seconds.spread() == Approx(1));
 }
 
+TEST_CASE("summary: rows ranked by accuracy at the longest length, then on the training lengths", "[compare]") {
+  auto runs = fixture();
+  const auto before = summarize(runs);
+  auto ranked = ranked_rows(before[0]);
+  REQUIRE(ranked.size() == 3);
+  CHECK(ranked[0]->encoding == "alibi");  // 0.94 at 128
+  CHECK(ranked[1]->encoding == "rope");   // 0.61
+  CHECK(ranked[2]->encoding == "none");   // 0.50
+  for (auto& r : runs)
+    if (r.encoding == "alibi") r.log.eval[128].back().acc = 0.5;  // ties none at 128: training accuracy decides
+  const auto tasks = summarize(runs);
+  ranked = ranked_rows(tasks[0]);
+  CHECK(ranked[0]->encoding == "rope");
+  CHECK(ranked[1]->encoding == "alibi");
+  CHECK(ranked[2]->encoding == "none");
+}
+
 TEST_CASE("summary: findings follow the numbers", "[compare]") {
   auto notes = findings(summarize(fixture()));
   INFO(joined(notes));
-  CHECK(has(notes, "**order**: solved (accuracy >= 0.99 on the training lengths) by rope and alibi in every seed."));
-  CHECK(has(notes, "**order**: not solved in 300 steps, converged (training loss fell by less than 0.5% over the second half of the run "
-                   "in every seed): none."));
-  CHECK(has(notes, "up to 4x (128): alibi; only up to 2x (64): rope; not beyond the training lengths: none."));
-  CHECK(has(notes, "none stays at chance (within 0.02 of 0.500 on the training lengths in every seed, converged, "
-                   "after 300 steps)"));
-  CHECK(has(notes, "fastest to 0.99: alibi (step 100"));
+  CHECK(has(notes, "order: Solved by alibi and rope."));
+  CHECK(has(notes, "order: At chance (0.500): none."));
+  CHECK(has(notes, "order: Holds up to 4x (128): alibi."));
+  CHECK(has(notes, "order: Holds up to 2x (64) only: rope."));
+  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100, mean of 2 seeds)."));
+  CHECK_FALSE(has(notes, "Not solved"));
+  CHECK(findings_legend(summarize(fixture())).find("Each sentence holds in every seed unless it gives a count.") == 0);
 
   SECTION("alibi no longer extrapolates to 4x when its 128 accuracy drops") {
     auto runs = fixture();
@@ -100,7 +118,7 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
       if (r.encoding == "alibi") r.log.eval[128].back().acc = 0.5;
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "only up to 2x (64): rope and alibi"));
+    CHECK(has(notes, "order: Holds up to 2x (64) only: rope and alibi."));
     CHECK_FALSE(has(notes, "up to 4x"));
   }
   SECTION("none leaves chance when it learns something") {
@@ -109,7 +127,8 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
       if (r.encoding == "none") r.log.eval[0].back().acc = 0.7;
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "no encoding stays at chance"));
+    CHECK_FALSE(has(notes, "At chance"));
+    CHECK(has(notes, "order: Not solved, converged: none."));
   }
   SECTION("one rope seed never reaching 0.99 makes alibi the only fastest candidate and rope unsolved") {
     auto runs = fixture();
@@ -119,8 +138,9 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
     CHECK(render_task_table(tasks[0]).find("200 (1/2 seeds)") != std::string::npos);
     notes = findings(tasks);
     INFO(joined(notes));
-    CHECK(has(notes, "solved (accuracy >= 0.99 on the training lengths) by alibi in every seed; rope in 1 of 2 seeds."));
-    CHECK(has(notes, "fastest to 0.99: alibi"));
+    CHECK(has(notes, "order: Solved by alibi."));
+    CHECK(has(notes, "order: Solved by some seeds only: rope (1 of 2)."));
+    CHECK(has(notes, "order: Fastest to 0.99: alibi"));
   }
   SECTION("an encoding that reached 0.99 first but ends below it is not the fastest: it is not solved") {
     auto runs = fixture();
@@ -130,24 +150,23 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
     CHECK(tasks[0].rows[2].seeds_solved == 2);
     notes = findings(tasks);
     INFO(joined(notes));
-    CHECK(has(notes, "fastest to 0.99: rope"));
-    CHECK_FALSE(has(notes, "fastest to 0.99: alibi"));
+    CHECK(has(notes, "Fastest to 0.99: rope"));
+    CHECK_FALSE(has(notes, "Fastest to 0.99: alibi"));
   }
   SECTION("the table's first-step column follows the threshold summarize was given") {
     const auto tasks = summarize(fixture(), 0.9);
     CHECK(render_task_table(tasks[0]).find("first step >= 0.90 |") != std::string::npos);
     CHECK(render_summary_markdown(tasks, {}, "", {}).find("at or above 0.90") != std::string::npos);
   }
-  SECTION("at chance but with the loss still falling is not solved yet, never 'stays at chance'") {
+  SECTION("at chance but with the loss still falling is not solved yet, never 'at chance'") {
     auto runs = fixture();
     for (auto& r : runs)
       if (r.encoding == "none")
         for (size_t i = 0; i < r.log.train_loss.size(); ++i) r.log.train_loss[i] = 1.0 - 0.001 * double(i);
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "**order**: not solved within 300 steps, still improving (training loss fell by more than 0.5% over "
-                     "the second half of the run in the seeds named): none (2 of 2 seeds)."));
-    CHECK(has(notes, "no encoding stays at chance"));
+    CHECK(has(notes, "order: Not solved, still improving at 300 steps: none."));
+    CHECK_FALSE(has(notes, "At chance"));
   }
   SECTION("a loss that fell over the second half but is flat over the last tenths (the cosine schedule's end) "
           "is still improving") {
@@ -157,35 +176,50 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
         for (size_t i = 0; i < r.log.train_loss.size(); ++i) r.log.train_loss[i] = std::max(0.6, 0.7 - 0.0005 * double(i));
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "still improving (training loss fell by more than 0.5% over the second half of the run in the seeds "
-                     "named): none (2 of 2 seeds)."));
+    CHECK(has(notes, "order: Not solved, still improving at 300 steps: none."));
   }
-  SECTION("at chance in one seed while another seed solved it: 'in 1 of 2 seeds', not 'at chance'") {
+  SECTION("still improving in one seed of two is counted") {
+    auto runs = fixture();
+    for (size_t i = 0; i < runs[0].log.train_loss.size(); ++i) runs[0].log.train_loss[i] = 1.0 - 0.001 * double(i);
+    notes = findings(summarize(runs));
+    INFO(joined(notes));
+    CHECK(has(notes, "order: Not solved, still improving at 300 steps: none (1 of 2 seeds)."));
+  }
+  SECTION("at chance in one seed while another seed solved it: 'some seeds only', not 'at chance'") {
     auto runs = fixture();
     runs[1].log.eval[0] = {EvalPoint{0, 0.5}, EvalPoint{100, 0.6}, EvalPoint{200, 0.995}, EvalPoint{300, 1.0}};
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "by rope and alibi in every seed; none in 1 of 2 seeds."));
-    CHECK(has(notes, "no encoding stays at chance"));
-    CHECK_FALSE(has(notes, "converged (training loss fell by less"));
+    CHECK(has(notes, "order: Solved by alibi and rope."));
+    CHECK(has(notes, "order: Solved by some seeds only: none (1 of 2)."));
+    CHECK_FALSE(has(notes, "At chance"));
+    CHECK_FALSE(has(notes, "converged"));
   }
   SECTION("an extrapolation only some seeds reach is qualified") {
     auto runs = fixture();
     runs[5].log.eval[128].back().acc = 0.5;  // alibi seed 1 at 4x
     notes = findings(summarize(runs));
     INFO(joined(notes));
-    CHECK(has(notes, "only up to 2x (64): rope and alibi (4x (128) in 1 of 2 seeds)"));
+    CHECK(has(notes, "order: Holds up to 2x (64) only: alibi (4x (128) in 1 of 2 seeds) and rope."));
   }
   SECTION("a stricter threshold changes who solves it") {
     FindingThresholds th;
     th.solved = 0.9999;
     notes = findings(summarize(fixture()), th);
     INFO(joined(notes));
-    CHECK(has(notes, "solved (accuracy >= 1.00 on the training lengths) by rope in 1 of 2 seeds."));
+    CHECK(has(notes, "order: Solved by some seeds only: rope (1 of 2)."));
     th.solved = 1.5;
     notes = findings(summarize(fixture()), th);
-    CHECK(has(notes, "no encoding solves it (accuracy >= 1.50 on the training lengths) in any seed within 300 steps; "
-                     "highest: rope at 0.999, its seeds' range overlapping alibi."));
+    CHECK(has(notes, "order: Solved by no encoding in any seed within 300 steps; highest: rope at 0.999, its seeds' "
+                     "range overlapping alibi."));
+  }
+  SECTION("a sentence names at most five encodings, then points to the table") {
+    std::vector<RunRecord> runs;
+    for (const char* e : {"e1", "e2", "e3", "e4", "e5", "e6", "e7"})
+      for (uint64_t seed : {0, 1}) runs.push_back(run(e, seed, {0.5, 0.5, 0.5, 0.5}, 0.5, 0.5, 10, true));
+    notes = findings(summarize(runs));
+    INFO(joined(notes));
+    CHECK(has(notes, "order: At chance (0.500): e1, e2, e3, e4, e5 and 2 more (see the table)."));
   }
 }
 
@@ -198,9 +232,9 @@ TEST_CASE("summary: findings across tasks", "[compare]") {
   }
   const auto notes = findings(summarize(runs));
   INFO(joined(notes));
-  CHECK(has(notes, "**all tasks**: alibi solves all 2 tasks (in every seed)."));
-  CHECK(has(notes, "**shift**: solved (accuracy >= 0.99 on the training lengths) by alibi in every seed."));
-  CHECK(has(notes, "**shift**: not solved within 300 steps, still improving"));
+  CHECK(has(notes, "across tasks: Solves all 2 tasks: alibi."));
+  CHECK(has(notes, "shift: Solved by alibi."));
+  CHECK(has(notes, "shift: Not solved, still improving at 300 steps: rope."));
 }
 
 TEST_CASE("summary: across tasks, an encoding still improving where it has not solved is not ranked below", "[compare]") {
@@ -220,41 +254,72 @@ TEST_CASE("summary: across tasks, an encoding still improving where it has not s
   }
   const auto notes = findings(summarize(runs));
   INFO(joined(notes));
-  CHECK(has(notes, "**all tasks**: no encoding solves all 3 tasks in every seed; most solved (2): alibi; not ranked "
-                   "below them, being still improving (or solved by some seeds) where not solved: rope."));
+  CHECK(has(notes, "across tasks: No encoding solves all 3 tasks; most solved (2 of 3): alibi."));
+  CHECK(has(notes, "across tasks: Not ranked below them, being still improving (or solved by some seeds) where not "
+                   "solved: rope."));
 }
 
 TEST_CASE("summary: a one-seed grid says so in its findings", "[compare]") {
   auto runs = fixture();
   runs.erase(std::remove_if(runs.begin(), runs.end(), [](const RunRecord& r) { return r.seed != 0; }), runs.end());
-  const auto notes = findings(summarize(runs));
+  const auto tasks = summarize(runs);
+  const auto notes = findings(tasks);
   INFO(joined(notes));
-  CHECK(has(notes, "**order**: solved (accuracy >= 0.99 on the training lengths) by rope and alibi (one seed)."));
-  CHECK(has(notes, "none stays at chance (within 0.02 of 0.500 on the training lengths (one seed), converged, after 300 "
-                   "steps)."));
-  CHECK(has(notes, "not solved in 300 steps, converged (training loss fell by less than 0.5% over the second half of the run): none."));
-  CHECK_FALSE(has(notes, "every seed"));
+  CHECK(findings_legend(tasks).find("One seed per cell: each sentence is one run's result, not a rate.") == 0);
+  CHECK(has(notes, "order: Solved by alibi and rope."));
+  CHECK(has(notes, "order: At chance (0.500): none."));
+  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100)."));
+  CHECK_FALSE(has(notes, "seeds"));
+}
+
+TEST_CASE("summary: the overview ranks rows by how far they generalise, on a scale from chance", "[compare]") {
+  auto runs = fixture();
+  for (RunRecord r : fixture()) {
+    r.task = "shift";
+    runs.push_back(r);
+  }
+  const auto tasks = summarize(runs);
+  const Overview ov = overview(tasks);
+  REQUIRE(ov.columns.size() == 6);  // 2 tasks x (train, 2x, 4x)
+  CHECK(ov.columns[0].label == "order · train (8-32)");
+  CHECK(ov.columns[0].bar == 0.99);
+  CHECK(ov.columns[2].bar == 0.9);
+  CHECK(ov.columns[5].label == "shift · 4x (128)");
+  REQUIRE(ov.rows.size() == 3);
+  CHECK(ov.rows[0].label == "alibi");
+  CHECK(ov.rows[1].label == "rope");
+  CHECK(ov.rows[2].label == "none");
+  const OverviewCell& none_train = ov.rows[2].cells[0];  // 0.505 on a chance of 0.5
+  CHECK(none_train.score == Approx(0.01));
+  CHECK_FALSE(none_train.held);
+  const OverviewCell& alibi_4x = ov.rows[0].cells[2];  // 0.93 and 0.95 >= 0.9
+  CHECK(alibi_4x.held);
+  CHECK(alibi_4x.acc.mean == Approx(0.94));
+  CHECK(alibi_4x.score == Approx(0.88));
+  CHECK_FALSE(ov.rows[1].cells[2].held);  // rope at 4x
+  CHECK(ov.rows[1].cells[0].held);        // rope on the training lengths: 0.998 and 1.0
 }
 
 TEST_CASE("summary: table and markdown", "[compare]") {
   const auto tasks = summarize(fixture());
   const std::string table = render_task_table(tasks[0]);
   INFO(table);
-  CHECK(table.find("| encoding | acc train (8-32) | acc 2x (64) | acc 4x (128) | first step >= 0.99 | wall s |") == 0);
-  CHECK(table.find("| none | 0.505 ± 0.005 | 0.500 ± 0.000 | 0.500 ± 0.000 | never | 11.0 ± 1.0 |") !=
+  CHECK(table.find("| # | encoding | acc 4x (128) | acc 2x (64) | acc train (8-32) | first step >= 0.99 | wall s |") == 0);
+  CHECK(table.find("| 3 | none | 0.500 ± 0.000 | 0.500 ± 0.000 | 0.505 ± 0.005 | never | 11.0 ± 1.0 |") !=
         std::string::npos);
-  CHECK(table.find("| rope | 0.999 ± 0.001 | 0.950 ± 0.010 | 0.610 ± 0.010 | 250 ± 50 | 11.0 ± 0.0 |") !=
+  CHECK(table.find("| 2 | rope | 0.610 ± 0.010 | 0.950 ± 0.010 | 0.999 ± 0.001 | 250 ± 50 | 11.0 ± 0.0 |") !=
         std::string::npos);
   CHECK(std::count(table.begin(), table.end(), '\n') == 5);  // header, alignment, 3 rows
 
   const std::string md = render_summary_markdown(tasks, findings(tasks), "Grid: test.",
-                                                 {{"order", {"plots/order_curves.png"}}});
-  CHECK(md.find("## order (chance 0.500)\n\nacc: share of sequences whose A-before-B answer is right.\n\n| encoding") !=
-        std::string::npos);
+                                                 {{"order", {"plots/order_curves.png"}}}, "plots/overview.png");
+  CHECK(md.find("# ordo compare: summary\n\n![overview") == 0);
+  CHECK(md.find("](plots/overview.png)") != std::string::npos);
+  CHECK(md.find("## order (chance 0.500)\n\nacc: share of sequences whose A-before-B answer is right.\n\n- Solved by "
+                "alibi and rope.\n") != std::string::npos);
   CHECK(md.find("Grid: test.") != std::string::npos);
   CHECK(md.find("![order](plots/order_curves.png)") != std::string::npos);
-  CHECK(md.find("## Findings") != std::string::npos);
-  CHECK(md.find("\n- **order**: solved") != std::string::npos);
+  CHECK(md.find("\n| # | encoding |") != std::string::npos);
 }
 
 TEST_CASE("summary: chance levels and labels", "[compare]") {

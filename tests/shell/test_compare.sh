@@ -46,20 +46,48 @@ for task in order shift; do
   for kind in curves lengths; do
     for ext in dat gp; do [[ -s $out/plots/${task}_$kind.$ext ]] || fail "plots/${task}_$kind.$ext missing"; done
     if command -v gnuplot >/dev/null; then
-      [[ -s $out/plots/${task}_$kind.png ]] || fail "plots/${task}_$kind.png missing (gnuplot is installed)"
+      for ext in png svg; do
+        [[ -s $out/plots/${task}_$kind.$ext ]] || fail "plots/${task}_$kind.$ext missing (gnuplot is installed)"
+      done
     fi
   done
 done
+if command -v gnuplot >/dev/null; then
+  [[ -s $out/plots/overview.png && -s $out/plots/overview.svg ]] || fail "plots/overview.png or .svg missing"
+  # At least 1200 px wide (PNG header: width at bytes 16-19).
+  width=$(od -An -tu1 -j16 -N4 "$out/plots/order_curves.png" | awk '{print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4}')
+  [[ $width -ge 1200 ]] || fail "order_curves.png is $width px wide, not >= 1200"
+  # Names drawn as written: no enhanced text (where kerple_log would lose its underscore).
+  grep -q 'noenhanced' "$out/plots/order_curves.gp" || fail "order_curves.gp draws enhanced text"
+fi
+[[ -s $out/report.html ]] || fail "report.html missing"
+! grep -qiE '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$out/report.html" || fail "report.html loads something from the network"
 grep -q '^/runs/order/rope/seed0/eval/64/acc ' <<<"$layout" || fail "no 2x evaluation in results.h5"
 # Accuracy by distance (docs/spec.md §3.9): order records it, shift has no distance.
 grep -q '^/runs/order/rope/seed0/eval/64/acc_by_distance  *Dataset {4, 64}' <<<"$layout" ||
   fail "results.h5 lacks order's eval/64/acc_by_distance (4 evaluations x distances 0-63)"
 ! grep -q '^/runs/shift/.*acc_by_distance' <<<"$layout" || fail "shift has no distance, but results.h5 has acc_by_distance"
 [[ -s $out/plots/order_distance.dat && ! -e $out/plots/shift_distance.dat ]] || fail "plots/order_distance.dat (and no shift one) expected"
-for want in '^## order' '^## shift' '^| none |' '^| rope |' '^## Findings' '^- \*\*order\*\*: ' 'stay.* at chance'; do
+for want in '^!\[overview' '^## order' '^## shift' '^| [0-9] | none |' '^| [0-9] | rope |' '^| # | encoding |' \
+            '^- Solved by' '^- At chance (0.500): '; do
   grep -q "$want" "$out/summary.md" || { cat "$out/summary.md"; fail "summary.md lacks $want"; }
 done
-[[ $(grep -c '^| none |' "$out/summary.md") -eq 2 ]] || fail "expected one 'none' row per task"
+[[ $(grep -c '^| [0-9] | none |' "$out/summary.md") -eq 2 ]] || fail "expected one 'none' row per task"
+
+# ---- ordo report: the figures, summary.md and report.html again from results.h5 alone ----
+cp "$out/summary.md" "$dir/summary.before"
+rm -rf "$out/plots" "$out/summary.md" "$out/report.html"
+"$ordo" report "$out" --quiet || fail "ordo report exited $?"
+[[ -s $out/report.html && -s $out/plots/order_curves.dat ]] || fail "ordo report did not write report.html and plots"
+# The same summary.md, but the line that says how long the grid took in its session.
+diff <(grep -v 'grid wall time\|wall times add up' "$dir/summary.before") <(grep -v 'wall times add up' "$out/summary.md") ||
+  fail "ordo report's summary.md differs from compare's"
+expect2 report "$dir/nowhere"
+grep -q "is not a directory" "$dir/err.log" || fail "ordo report on a missing directory: message"
+mkdir -p "$dir/empty"
+expect2 report "$dir/empty"
+grep -q "results.h5 not found" "$dir/err.log" || fail "ordo report without results.h5: message"
+# (a results.h5 of another format_version: tests/report/test_html_report.cpp)
 
 # ---- runs in parallel (--jobs, default one per OpenMP thread) give the same numbers as one at
 # a time: every dataset and attribute of results.h5 but the wall times, bit for bit ----

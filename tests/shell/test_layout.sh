@@ -57,8 +57,8 @@ while IFS=: read -r file line path; do
   problem "$file:$line cites $path, which does not exist"
 done < <(git ls-files '*.h' '*.cpp' '*.sh' '*.md' 'CMakeLists.txt' 'run' '.ci/run' |
            grep -v '^tests/shell/test_layout.sh$' |  # this file plants missing paths on purpose
-           xargs grep -noE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(h|cpp|md|sh|png|txt|py)" |
-           sed -E "s#^([^:]+:[0-9]+:)[^a-z]?#\1#")
+           xargs grep -noE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(h|cpp|md|sh|png|svg|txt|py|html|mjs|json)([^A-Za-z0-9_]|$)" |
+           sed -E "s#^([^:]+:[0-9]+:)[^a-z]?#\1#; s#[^A-Za-z0-9_]\$##")
 # Relative links in Markdown pages, resolved from the page's folder.
 while IFS= read -r page; do
   dir=$(dirname "$page")

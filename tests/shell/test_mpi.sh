@@ -52,7 +52,8 @@ grid=(compare --tasks order,shift --encodings none,rope "${small[@]}" --batch 8)
 check "mpirun -np 2 ordo compare exits 0" mpi 2 "${grid[@]}" --steps 200 --seeds 2 --out "$dir/two"
 check "2 ranks: results.h5 equals the one-process study's" same "$dir/one/results.h5" "$dir/two/results.h5"
 check "2 ranks: every checkpoint equals the one-process study's" same_checkpoints "$dir/one" "$dir/two"
-check "2 ranks: summary.md written by rank 0" grep -q '^## Findings' "$dir/two/summary.md"
+check "2 ranks: summary.md written by rank 0" grep -q '^## Across tasks' "$dir/two/summary.md"
+check "2 ranks: report.html written by rank 0" test -s "$dir/two/report.html"
 
 # ---- 2. 3 ranks, and --resume across a different rank count --------------------------------
 check "mpirun -np 3 (1 seed) exits 0" mpi 3 "${grid[@]}" --steps 200 --seeds 1 --out "$dir/three"

@@ -121,7 +121,7 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
   CHECK(md.find("## order (chance 0.500)") != std::string::npos);
   CHECK(md.find("## shift (chance 0.500)") != std::string::npos);
   REQUIRE_FALSE(first.findings.empty());
-  for (const std::string& f : first.findings) CHECK(md.find(f) != std::string::npos);
+  for (const Finding& f : first.findings) CHECK(md.find(f.text) != std::string::npos);
 
   // The same directory again: refused, unless resumed (then nothing is trained) or replaced;
   // and never while another study holds it, even in the same process.

@@ -1,0 +1,136 @@
+// report/study_report.cpp: see study_report.h.
+#include "report/study_report.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "report/atomic_file.h"
+#include "report/html_report.h"
+#include "report/plots.h"
+#include "report/series_style.h"
+#include "train/settings.h"
+
+namespace ordo {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string attribute(const std::map<std::string, std::string>& a, const std::string& key, const std::string& fallback) {
+  auto it = a.find(key);
+  return it == a.end() ? fallback : it->second;
+}
+
+}  // namespace
+
+std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<std::string, std::string>& attributes,
+                           double session_seconds) {
+  std::vector<std::string> tasks, encodings, variants;
+  std::set<uint64_t> seeds;
+  std::map<std::string, std::string> steps;  // task -> steps of its runs
+  double run_seconds = 0;
+  auto add = [](std::vector<std::string>& v, const std::string& x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  for (const RunRecord& r : runs) {
+    add(tasks, r.task);
+    add(encodings, r.encoding);
+    add(variants, r.variant);
+    seeds.insert(r.seed);
+    auto s = r.settings.find("steps");
+    if (s != r.settings.end()) steps[r.task] = s->second;
+    run_seconds += r.log.total_wall_seconds;
+  }
+  std::ostringstream os;
+  os << "Grid: " << tasks.size() << " task(s) x " << encodings.size() << " encoding(s) x ";
+  const std::string vary = attribute(attributes, "vary", "");
+  if (!vary.empty()) {
+    std::string flags;
+    std::stringstream ss(vary);
+    std::string item;
+    while (std::getline(ss, item, ';')) flags += " --vary " + item;
+    os << variants.size() << " variant(s) (" << flags.substr(1) << ") x ";
+  }
+  os << seeds.size() << " seed(s)";
+  if (!seeds.empty()) os << " (seeds " << *seeds.begin() << ".." << *seeds.rbegin() << ")";
+  std::set<std::string> distinct_steps;
+  for (const auto& [task, n] : steps) distinct_steps.insert(n);
+  if (distinct_steps.size() == 1) {
+    os << ", " << *distinct_steps.begin() << " steps each";
+  } else if (!distinct_steps.empty()) {
+    os << ", ";
+    for (size_t i = 0; i < tasks.size(); ++i) os << (i ? ", " : "") << tasks[i] << " " << steps[tasks[i]];
+    os << " steps per run";
+  }
+  os << "; ";
+  if (std::isfinite(session_seconds)) os << "grid wall time " << format_duration(session_seconds) << " in this session; ";
+  os << "the runs' own wall times add up to " << format_duration(run_seconds) << ".\n\n";
+  // The shared settings that differ from the defaults (the swept ones are each run's own).
+  const std::map<std::string, std::string> defaults = to_settings(TrainConfig{});
+  std::string given;
+  for (const auto& [name, value] : attributes) {
+    auto d = defaults.find(name);
+    if (d != defaults.end() && d->second != value && find_setting(name)) given += " --" + name + " " + value;
+  }
+  os << "Settings: " << (given.empty() ? std::string("SPEC defaults") : "SPEC defaults except" + given)
+     << ". Every run's settings are attributes of its group in results.h5 (setting.<name>).\n";
+  return os.str();
+}
+
+StudyReport write_study_report(const std::string& out, const std::vector<RunRecord>& runs,
+                               const std::map<std::string, std::string>& attributes, double session_seconds) {
+  StudyReport report;
+  report.summary_path = out + "/summary.md";
+  report.report_path = out + "/report.html";
+  report.plot_dir = out + "/plots";
+  const std::vector<TaskSummary> tasks = summarize(runs);
+  report.findings = findings(tasks);
+  const std::vector<SeriesStyle> styles = series_styles(tasks);
+  int seeds = 0;
+  for (const TaskSummary& t : tasks)
+    for (const EncodingSummary& e : t.rows) seeds = std::max(seeds, e.seeds);
+
+  // The figures: a by-product, so their failures are warnings.
+  std::vector<PlotFiles> plots;
+  std::map<std::string, std::vector<std::string>> images;
+  try {
+    if (!tasks.empty()) plots.push_back(write_overview_plot(report.plot_dir, overview(tasks), seeds));
+    for (const TaskSummary& t : tasks) {
+      for (const PlotFiles& p : write_learning_curve_plots(report.plot_dir, t, runs, styles)) plots.push_back(p);
+      plots.push_back(write_length_plot(report.plot_dir, t, styles));
+      if (auto distance = write_distance_plot(report.plot_dir, t, runs, styles)) plots.push_back(*distance);
+    }
+  } catch (const Error& e) {
+    report.warnings.push_back(std::string("plots: ") + e.what());
+  }
+  const RenderReport rendered = render_plots(plots);
+  report.plots_rendered = rendered.rendered;
+  if (!rendered.message().empty()) report.warnings.push_back(rendered.message());
+  std::string overview_image;
+  std::error_code ec;
+  if (fs::exists(report.plot_dir + "/overview.png", ec)) overview_image = "plots/overview.png";
+  for (const TaskSummary& t : tasks)
+    for (const char* kind : {"_curves", "_loss", "_lengths", "_distance"})
+      if (fs::exists(report.plot_dir + "/" + t.task + kind + ".png", ec))
+        images[t.task].push_back("plots/" + t.task + kind + ".png");
+
+  const std::string preamble = study_preamble(runs, attributes, session_seconds);
+  const std::string md = render_summary_markdown(tasks, report.findings, preamble, images, overview_image);
+  atomic_write(report.summary_path, [&](const std::string& tmp) { write_file(tmp, md); });
+
+  ReportInput input;
+  input.title = "ordo study: " + fs::path(out).lexically_normal().filename().string();
+  if (input.title == "ordo study: " || input.title == "ordo study: .") input.title = "ordo study: " + out;
+  input.runs = &runs;
+  input.tasks = &tasks;
+  input.findings = &report.findings;
+  input.styles = &styles;
+  input.settings = attributes;
+  input.preamble = preamble;
+  write_html_report(report.report_path, input);
+  return report;
+}
+
+}  // namespace ordo

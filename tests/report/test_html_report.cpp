@@ -1,0 +1,148 @@
+// tests/report/test_html_report.cpp: the study report: one style per series, report.html's
+// data and page, the files write_study_report writes, and a results file ordo cannot read.
+// (The page in a real browser: tests/shell/test_report_browser.sh.)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "report/hdf5.h"
+#include "report/html_report.h"
+#include "report/results.h"
+#include "report/series_style.h"
+#include "report/study_report.h"
+#include "tests/temp_dir.h"
+
+using namespace ordo;
+using ordo::testing::TempDir;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A run of `task` whose training accuracy climbs to `final_acc` over 300 steps, with 0.5 at
+// 64 and 128 (order's layout: training lengths 8-32).
+RunRecord run(const std::string& task, const std::string& enc, uint64_t seed, double final_acc,
+              const std::string& variant = "") {
+  RunRecord r;
+  r.task = task;
+  r.encoding = enc;
+  r.variant = variant;
+  r.seed = seed;
+  r.settings = {{"min-len", "8"}, {"max-len", "32"}, {"steps", "300"}};
+  for (int64_t s = 1; s <= 300; ++s) {
+    r.log.step.push_back(s);
+    r.log.train_loss.push_back(1.0 / s);
+    r.log.lr.push_back(1e-3);
+    r.log.wall_time.push_back(0.01 * s);
+  }
+  for (int64_t i = 0; i <= 3; ++i) r.log.eval[0].push_back(EvalPoint{100 * i, 0.5 + (final_acc - 0.5) * i / 3.0});
+  r.log.eval[64].push_back(EvalPoint{300, 0.5});
+  r.log.eval[128].push_back(EvalPoint{300, 0.5});
+  r.log.total_wall_seconds = 3;
+  return r;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("series styles: twenty-one series all look different, and a shared colour never shares a marker",
+          "[report]") {
+  std::set<std::pair<std::string, Dash>> colour_dash;
+  for (size_t i = 0; i < 21; ++i) {
+    const SeriesStyle s = series_style(i, "s" + std::to_string(i));
+    CHECK(colour_dash.insert({s.colour, s.dash}).second);
+    for (size_t j = 0; j < i; ++j) {
+      const SeriesStyle t = series_style(j, "t");
+      if (t.colour == s.colour) CHECK(t.marker != s.marker);
+    }
+  }
+  // The palette is Okabe and Ito's, without the yellow.
+  CHECK(series_palette().size() == 7);
+  CHECK(std::find(series_palette().begin(), series_palette().end(), "#F0E442") == series_palette().end());
+  // A study's styles follow its rows' first appearance, one per label.
+  const auto tasks = summarize({run("order", "rope", 0, 1), run("order", "alibi", 0, 1), run("shift", "rope", 0, 1),
+                                run("shift", "none", 0, 1), run("shift", "rope", 0, 1, "causal=true")});
+  const auto styles = series_styles(tasks);
+  REQUIRE(styles.size() == 4);
+  CHECK(styles[0].label == "rope");
+  CHECK(styles[3].label == "rope (causal=true)");
+  CHECK(style_of(styles, "none").colour == series_palette()[2]);
+  CHECK_THROWS_WITH(style_of(styles, "nope"), Contains("no style for series 'nope'"));
+}
+
+TEST_CASE("report.html: one page with Chart.js and the study's data in place, nothing that can end its script",
+          "[report]") {
+  std::vector<RunRecord> runs = {run("order", "rope", 0, 1), run("order", "rope", 1, 0.98), run("order", "a</script>b", 0, 0.6)};
+  const auto tasks = summarize(runs);
+  const auto notes = findings(tasks);
+  const auto styles = series_styles(tasks);
+  ReportInput in;
+  in.title = "ordo study: test";
+  in.runs = &runs;
+  in.tasks = &tasks;
+  in.findings = &notes;
+  in.styles = &styles;
+  in.settings = {{"steps", "300"}};
+  const std::string json = report_json(in);
+  CHECK(json.find("{\"format\":\"ordo-report\",\"version\":1,") == 0);
+  CHECK(json.find("</") == std::string::npos);  // '<' is \u003c
+  CHECK(json.find("a\\u003c/script\\u003eb") != std::string::npos);
+  CHECK(json.find("\"label\":\"rope\"") != std::string::npos);
+  CHECK(json.find("\"color\":\"" + style_of(styles, "rope").colour + "\"") != std::string::npos);
+  CHECK(json.find("\"findings\":[\"Solved by some seeds only: rope (1 of 2).\"") != std::string::npos);
+  CHECK(json.find("\"distance\":null") != std::string::npos);  // these runs record no distances
+
+  const std::string page = render_html_report(in);
+  CHECK(page.find("/*ORDO_DATA*/") == std::string::npos);
+  CHECK(page.find("/*ORDO_CHARTJS*/") == std::string::npos);
+  CHECK(page.find("Chart.js v3.9.1") != std::string::npos);
+  CHECK(page.find(json) != std::string::npos);
+  CHECK(page.find("<!DOCTYPE html>") == 0);
+}
+
+TEST_CASE("write_study_report: summary.md, report.html and the figures from the runs alone", "[report]") {
+  TempDir dir;
+  std::vector<RunRecord> runs;
+  for (uint64_t seed : {0, 1})
+    for (const char* enc : {"none", "rope", "alibi"}) runs.push_back(run("order", enc, seed, enc[0] == 'n' ? 0.5 : 1));
+  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}, {"steps", "300"}, {"seeds", "2"}});
+  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
+                                           read_results_attributes(dir.path + "/results.h5"));
+  CHECK(fs::exists(r.summary_path));
+  CHECK(fs::exists(r.report_path));
+  CHECK(fs::exists(r.plot_dir + "/overview.dat"));
+  CHECK(fs::exists(r.plot_dir + "/order_curves.gp"));
+  const std::string md = read(r.summary_path);
+  CHECK(md.find("Grid: 1 task(s) x 3 encoding(s) x 2 seed(s) (seeds 0..1), 300 steps each; the runs' own wall "
+                "times add up to 18s.") != std::string::npos);
+  for (const Finding& f : r.findings) CHECK(md.find("- " + f.text) != std::string::npos);
+  if (r.warnings.empty()) {  // gnuplot drew them
+    CHECK(fs::exists(r.plot_dir + "/overview.png"));
+    CHECK(fs::exists(r.plot_dir + "/overview.svg"));
+    CHECK(md.find("![overview") == md.find("\n\n") + 2);  // right after the title
+  }
+}
+
+TEST_CASE("results: a file of another format_version is refused, naming the version and its writer", "[report]") {
+  TempDir dir;
+  const std::string path = dir.path + "/results.h5";
+  write_results(path, {run("order", "rope", 0, 1)}, {});
+  {
+    h5::File f = h5::File::open(path, h5::Access::read_write);
+    f.set_attr("format_version", int64_t{7});
+    f.set_attr("ordo_version", "9.9.9");
+    f.close();
+  }
+  CHECK_THROWS_WITH(read_results(path), Contains("results format_version 7 is not supported") &&
+                                            Contains("reads format_version 1") && Contains("ordo 9.9.9"));
+}
