@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tests/shell/test_report_browser.sh: the report.html that `ordo compare` writes, opened in headless
+# chromium by tests/browser/check_report.mjs: no console error, no request, every chart drawn for
+# every task, the overview heatmap complete, and a legend click hides a series in every chart.
+# Usage: bash test_report_browser.sh <ordo> <ordo_tests> (the second is not used).
+# Needs Debian's chromium ($ORDO_CHROMIUM, else /usr/bin/chromium; without it: skipped, exit 77),
+# node and tests/browser/node_modules (npm ci --prefix tests/browser; ./run does it).
+set -euo pipefail
+ordo=${1:?usage: test_report_browser.sh <ordo> <ordo_tests>}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "FAIL: $*"; exit 1; }
+
+chromium=${ORDO_CHROMIUM:-/usr/bin/chromium}
+if [[ ! -x $chromium ]]; then
+  echo "SKIP: no chromium found (install Debian's chromium: apt-get install chromium); the report's browser test did not run"
+  exit 77
+fi
+export ORDO_CHROMIUM=$chromium
+command -v node >/dev/null || fail "node not found (apt-get install nodejs npm)"
+[[ -d $root/tests/browser/node_modules/playwright-core ]] ||
+  fail "tests/browser/node_modules/playwright-core is missing: run npm ci --prefix tests/browser (./run does it)"
+
+dir=$(mktemp -d /tmp/ordo_report_browser_XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+
+"$ordo" compare --tasks order,shift --encodings none,rope,alibi --seeds 2 --steps 40 --out "$dir/study" >/dev/null ||
+  fail "ordo compare exited $?"
+[[ -s $dir/study/report.html ]] || fail "ordo compare wrote no report.html"
+node "$root/tests/browser/check_report.mjs" "$dir/study/report.html" || fail "the report failed its browser checks (above)"
+echo "report_browser: report.html passed its browser checks"
