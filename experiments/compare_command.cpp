@@ -144,7 +144,8 @@ int cmd_compare(const Args& given_args) {
                        done.plot_dir + "/ (" + std::to_string(done.plots_rendered) +
                        " figure(s) as PNG and SVG, .dat data and .gp scripts)\n  " + how.out +
                        "/checkpoints/<task>/<encoding>/" + (spec.vary.empty() ? "" : "<variant>/") +
-                       "seed<k>.h5 (ordo analyze --checkpoint ...)\nfindings:";
+                       "seed<k>.h5 (ordo analyze --checkpoint ...)\nfindings (" + done.findings_legend.substr(
+                           0, done.findings_legend.find(". ")) + "; the words: summary.md):";
     for (const Finding& f : done.findings) text += "\n  - " + f.line();
     live.finish(text);
   }

@@ -61,9 +61,9 @@ int cmd_report(const Args& args) {
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ordo report: warning: %s\n", w.c_str());
   if (p.option("quiet") != "true") {
     std::printf("ordo report: %zu run(s) from %s\n  %s (open it in a browser)\n  %s\n  %s/ (%d figure(s) as PNG and "
-                "SVG)\nfindings:\n",
+                "SVG)\nfindings (%s; the words: summary.md):\n",
                 runs.size(), results.c_str(), r.report_path.c_str(), r.summary_path.c_str(), r.plot_dir.c_str(),
-                r.plots_rendered);
+                r.plots_rendered, r.findings_legend.substr(0, r.findings_legend.find(". ")).c_str());
     for (const Finding& f : r.findings) std::printf("  - %s\n", f.line().c_str());
   }
   return 0;

@@ -53,7 +53,7 @@ class Json {
       return *this;
     }
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::snprintf(buf, sizeof buf, "%.10g", v);
     os_ << buf;
     return *this;
   }

@@ -40,7 +40,7 @@ std::string quote(const std::string& s) {
 std::string num(double v) {
   if (!std::isfinite(v)) return "NaN";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
 }
 
@@ -123,7 +123,7 @@ std::string style_spec(const SeriesStyle& s, double lw = 2) {
 }
 
 // A point interval that puts about eight markers on a line of n points.
-int marker_interval(size_t n) { return std::max(1, static_cast<int>(n / 8)); }
+int marker_interval(size_t n) { return n <= 20 ? 1 : static_cast<int>(n / 8); }
 
 constexpr const char* kFaint = "#cccccc";
 
@@ -154,6 +154,7 @@ struct SeriesFigure {
   bool bands = true;               // min-max bands (filled) or error bars
   bool error_bars = false;
   std::string panel_xlabel = "";   // small multiples: a short x label ("" = xlabel)
+  std::string inner_x_axis = "";   // small multiples: the x axis of panels above others ("" = x_axis, unlabelled)
 };
 
 // The plot command of one overlaid series i: band + line (or error bars).
@@ -206,6 +207,7 @@ std::string small_multiples(const PlotFiles& p, const SeriesFigure& f, const std
   for (size_t i = 0; i < n; ++i) {
     const bool left = i % cols == 0, bottom = i + cols >= n;
     os << margins(panels[i]) << "set title " << quote(series[i].label) << " font \",12\" offset 0,-0.4\n"
+       << (f.inner_x_axis.empty() ? std::string() : bottom ? f.x_axis : f.inner_x_axis)
        << "set format x " << (bottom ? "\"%g\"" : "\"\"") << "\nset format y " << (left ? "\"%g\"" : "\"\"")
        << "\nset xlabel " << quote(bottom ? (f.panel_xlabel.empty() ? f.xlabel : f.panel_xlabel) : "") << "\nset ylabel " << quote(left ? f.ylabel : "") << "\n"
        << "plot ";
@@ -237,9 +239,9 @@ std::string series_figure(const PlotFiles& p, const SeriesFigure& f, const std::
   } else {
     const size_t cols = columns_for(series.size()), rows = (series.size() + cols - 1) / cols;
     width = std::max(1200, static_cast<int>(cols) * 300 + 110);
-    height = static_cast<int>(rows) * 230 + 120;
-    const Rect area{80.0 / width, 1 - 20.0 / width, 60.0 / height, 1 - 70.0 / height};
-    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 48.0 / height));
+    height = static_cast<int>(rows) * 240 + 150;
+    const Rect area{80.0 / width, 1 - 20.0 / width, 80.0 / height, 1 - 70.0 / height};
+    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 58.0 / height));
   }
   body << "unset multiplot\n";
   return body.str();
@@ -344,6 +346,8 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
     tics += (tics.empty() ? "" : ", ") + quote(label) + " " + num(x);
   }
   std::string x_axis = "set logscale x 2\nset xrange [" + num(lo) + ":" + num(hi) + "]\nset xtics (" + tics + ")\n";
+  std::string blank_tics;  // the same ticks without their (two-line) labels, for inner panels
+  for (int64_t len : t.lengths) blank_tics += (blank_tics.empty() ? "\"\" " : ", \"\" ") + num(len == 0 ? train_x : static_cast<double>(len));
   std::string extra;
   if (t.max_len > 0)
     extra = "set arrow from " + std::to_string(t.max_len) + ", graph 0 to " + std::to_string(t.max_len) +
@@ -353,7 +357,8 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                      (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
                  "evaluation length (log scale; dotted: the longest training length)", "accuracy", x_axis,
                  "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
-                 false, true, "evaluation length"};
+                 false, true, "evaluation length", "set xtics (" + blank_tics + ")\n"};
+  f.x_axis += "set xlabel offset 0,-0.6\n";
   int width = 0, height = 0;
   const std::string body = series_figure(p, f, series, styles, width, height);
   write_text(p.gp(), figure_script(p, "accuracy against evaluation length, task " + t.task, width, height, body));
@@ -419,7 +424,9 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
     height = 820;
     const double l = 80.0 / width, r = (plot_w - 20.0) / width;
     f.title = "";
-    body << overlaid(p, f, series, styles, Rect{l, r, (count_px + 110) / height, 1 - 60.0 / height}, true);
+    SeriesFigure top = f;
+    top.xlabel = "";  // the panel of counts beneath carries it
+    body << overlaid(p, top, series, styles, Rect{l, r, (count_px + 110) / height, 1 - 60.0 / height}, true);
     count_panel = Rect{l, r, 60.0 / height, (count_px + 30) / height};
   } else {
     const size_t cols = columns_for(series.size()), rows = (series.size() + cols - 1) / cols;
@@ -451,20 +458,21 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
   const size_t rows = ov.rows.size(), cols = ov.columns.size();
   ORDO_CHECK(rows > 0 && cols > 0, "plots: the overview needs at least one row and one column");
   std::ostringstream dat;
-  dat << "# overview: score (0 = the task's chance level, 1 = accuracy 1) of each series (row, in the order "
-         "below) at each task and evaluation length (column)\n# rows:";
+  dat << "# overview: score (0 = the task's chance level, 1 = accuracy 1) of each series at each task and "
+         "evaluation length; columns: column row score (NaN: no run there)\n# rows:";
   for (const OverviewRow& r : ov.rows) dat << " " << r.label << ";";
   dat << "\n";
-  for (const OverviewRow& r : ov.rows) {
-    for (size_t j = 0; j < cols; ++j) dat << (j ? " " : "") << (r.cells[j].acc.n > 0 ? num(r.cells[j].score) : "NaN");
-    dat << "\n";
-  }
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j) {
+      const OverviewCell& c = ov.rows[i].cells[j];
+      dat << j << " " << i << " " << (c.acc.n > 0 ? num(c.score) : "NaN") << "\n";
+    }
   write_text(p.dat(), dat.str());
 
   size_t longest = 8;
   for (const OverviewRow& r : ov.rows) longest = std::max(longest, r.label.size());
   const int left = 40 + static_cast<int>(7.5 * static_cast<double>(longest)), right = 170, top = 120, bottom = 60;
-  const int cell_h = 46;
+  const int cell_h = std::max(46, 150 / static_cast<int>(rows));  // room for the colour bar's ticks
   const int cell_w = std::max(112, (1200 - left - right) / static_cast<int>(cols));
   const int width = left + cell_w * static_cast<int>(cols) + right;
   const int height = top + cell_h * static_cast<int>(rows) + bottom;
@@ -523,7 +531,9 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
                                                  (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()))
        << " at screen " << num(static_cast<double>(left) / width) << ", screen " << num(25.0 / height)
        << " left font \",10\" textcolor rgb \"#D55E00\"\n";
-  body << "plot " << quote(p.stem + ".dat") << " matrix with image notitle\n";
+  // Boxes, not `matrix with image`, which needs a grid of at least 2 x 2 (one series, one task).
+  body << "plot " << quote(p.stem + ".dat") << " using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+       << "fc palette notitle\n";
   write_text(p.gp(), figure_script(p, "overview of the study: final accuracy per series, task and length", width,
                                    height, body.str()));
   return p;
@@ -638,12 +648,15 @@ RenderReport render_plots(const std::vector<PlotFiles>& plots) {
   RenderReport r;
   if (!plots.empty()) r.dir = plots.front().dir;
   try {
+    for (const PlotFiles& p : plots) {  // a stale image must not pass for a new one
+      std::error_code ec;
+      fs::remove(p.png(), ec);
+      fs::remove(p.svg(), ec);
+    }
     r.gnuplot_found = gnuplot_available();
     if (!r.gnuplot_found) return r;
     for (const PlotFiles& p : plots) {
       std::error_code ec;
-      fs::remove(p.png(), ec);  // a stale image must not pass for a new one
-      fs::remove(p.svg(), ec);
       const std::string problem = run_gnuplot(p.dir, p.stem + ".gp");
       if (problem.empty() && fs::exists(p.png(), ec) && fs::exists(p.svg(), ec)) ++r.rendered;
       else r.problems.push_back(p.gp() + ": " + (problem.empty() ? "no image written" : problem));

@@ -87,6 +87,7 @@ StudyReport write_study_report(const std::string& out, const std::vector<RunReco
   report.plot_dir = out + "/plots";
   const std::vector<TaskSummary> tasks = summarize(runs);
   report.findings = findings(tasks);
+  report.findings_legend = findings_legend(tasks);
   const std::vector<SeriesStyle> styles = series_styles(tasks);
   int seeds = 0;
   for (const TaskSummary& t : tasks)

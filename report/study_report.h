@@ -20,6 +20,7 @@ namespace ordo {
 
 struct StudyReport {
   std::vector<Finding> findings;     // as in summary.md and report.html
+  std::string findings_legend;       // what their words mean (summary.h's findings_legend)
   std::string summary_path, report_path, plot_dir;
   int plots_rendered = 0;            // figures gnuplot drew (PNG and SVG; 0 without gnuplot)
   std::vector<std::string> warnings; // plotting problems: the data and scripts are still written

@@ -343,6 +343,7 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
         fastest = &e;
       if (extra.empty() || c.solved == 0) continue;  // generalising what it never learned means nothing
       std::string label = e.label();
+      if (c.solved < c.seeds) label += " (solved in " + of_seeds(c.solved, c.seeds) + ")";
       if (c.reach_best > c.reach_all)
         label += " (" + length_label(t, c.reach_best) + " in " + of_seeds(c.reach_best_seeds, c.seeds) + ")";
       if (c.reach_all > 0) reach[c.reach_all].push_back(label);
@@ -457,7 +458,10 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
         row.cells.push_back(cell);
       }
     }
-    row.reach = reach_n ? reach_sum / reach_n : -1;
+    // A task without this row's cell counts as 0: a series that ran fewer tasks (an unfinished
+    // study re-reported) must not rank above one that ran them all.
+    (void)reach_n;
+    row.reach = tasks.empty() ? -1 : reach_sum / static_cast<double>(tasks.size());
     row.overall = overall_n ? overall_sum / overall_n : -1;
     ov.rows.push_back(std::move(row));
   }

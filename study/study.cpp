@@ -376,7 +376,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   const bool remote = world.rank() != 0;  // a rank other than 0: trains what rank 0 hands it
   if (!remote) {
     if (options_.existing == ExistingOutput::Replace)
-      for (const char* name : {"results.h5", "summary.md", "checkpoints", "plots"}) fs::remove_all(out + "/" + name);
+      for (const char* name : {"results.h5", "summary.md", "report.html", "checkpoints", "plots"}) fs::remove_all(out + "/" + name);
     fs::create_directories(out + "/checkpoints");
   }
   world.barrier();  // the directory is ready before any rank writes into it
@@ -730,6 +730,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   attributes["format"] = "ordo-results";
   const StudyReport report = write_study_report(options_.out, outcome.records, attributes, outcome.seconds);
   outcome.findings = report.findings;
+  outcome.findings_legend = report.findings_legend;
   outcome.summary_path = report.summary_path;
   outcome.report_path = report.report_path;
   outcome.plot_dir = report.plot_dir;

@@ -140,6 +140,7 @@ struct StudyOutcome {
   double seconds = 0;                  // wall time of this session
   double run_seconds = 0;              // the runs' own wall times, whichever session ran them
   std::vector<Finding> findings;       // as in summary.md and report.html
+  std::string findings_legend;         // what their words mean (summary.h's findings_legend)
   std::string results_path, summary_path, report_path, plot_dir;
   int plots_rendered = 0;              // figures gnuplot drew (0 without gnuplot)
   std::vector<std::string> warnings;   // plotting problems: the data and scripts are still written

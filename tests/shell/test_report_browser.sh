@@ -3,8 +3,9 @@
 # chromium by tests/browser/check_report.mjs: no console error, no request, every chart drawn for
 # every task, the overview heatmap complete, and a legend click hides a series in every chart.
 # Usage: bash test_report_browser.sh <ordo> <ordo_tests> (the second is not used).
-# Needs Debian's chromium ($ORDO_CHROMIUM, else /usr/bin/chromium; without it: skipped, exit 77),
-# node and tests/browser/node_modules (npm ci --prefix tests/browser; ./run does it).
+# Needs Debian's chromium ($ORDO_CHROMIUM, else /usr/bin/chromium), node and
+# tests/browser/node_modules (npm ci --prefix tests/browser; ./run test installs all three);
+# without one of them it says which and exits 77 (skipped).
 set -euo pipefail
 ordo=${1:?usage: test_report_browser.sh <ordo> <ordo_tests>}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,9 +17,15 @@ if [[ ! -x $chromium ]]; then
   exit 77
 fi
 export ORDO_CHROMIUM=$chromium
-command -v node >/dev/null || fail "node not found (apt-get install nodejs npm)"
-[[ -d $root/tests/browser/node_modules/playwright-core ]] ||
-  fail "tests/browser/node_modules/playwright-core is missing: run npm ci --prefix tests/browser (./run does it)"
+if ! command -v node >/dev/null; then
+  echo "SKIP: node not found (apt-get install nodejs npm; ./run test does); the report's browser test did not run"
+  exit 77
+fi
+if [[ ! -d $root/tests/browser/node_modules/playwright-core ]]; then
+  echo "SKIP: tests/browser/node_modules/playwright-core is missing (npm ci --prefix tests/browser; ./run test does);" \
+       "the report's browser test did not run"
+  exit 77
+fi
 
 dir=$(mktemp -d /tmp/ordo_report_browser_XXXXXX)
 trap 'rm -rf "$dir"' EXIT
