@@ -381,10 +381,20 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
       if (!no_extrapolation.empty())
         say("Solved, but not beyond the training lengths: " + capped(no_extrapolation) + ".");
     }
-    if (fastest)
-      say("Fastest to " + fixed(th.solved, 2) + ": " + fastest->label() + " (step " +
+    if (fastest) {
+      // Every encoding at the fastest one's mean step: a tie names them all (with one
+      // evaluation every 250 steps, ties are common).
+      std::vector<std::string> tied;
+      for (const EncodingSummary* e : ranked_rows(t)) {
+        const CellOutcome c = outcome(*e, extra, t.chance, th);
+        if (c.seeds > 0 && c.solved == c.seeds && e->seeds_solved == e->seeds &&
+            e->first_solved_step.mean == fastest->first_solved_step.mean)
+          tied.push_back(e->label());
+      }
+      say("Fastest to " + fixed(th.solved, 2) + ": " + capped(tied) + (tied.size() > 1 ? " (tied at step " : " (step ") +
           fixed(fastest->first_solved_step.mean, 0) +
           (fastest->seeds > 1 ? ", mean of " + std::to_string(fastest->seeds) + " seeds" : std::string()) + ").");
+    }
   }
   if (tasks.size() > 1) {
     auto say = [&](const std::string& text) { out.push_back(Finding{"", text}); };

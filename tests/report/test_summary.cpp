@@ -213,6 +213,14 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
     CHECK(has(notes, "order: Solved by no encoding in any seed within 300 steps; highest: rope at 0.999, its seeds' "
                      "range overlapping alibi."));
   }
+  SECTION("encodings tied for the fastest are all named") {
+    auto runs = fixture();
+    for (auto& r : runs)
+      if (r.encoding == "rope") r.log.eval[0] = {EvalPoint{0, 0.5}, EvalPoint{100, 0.995}, EvalPoint{200, 1.0}, EvalPoint{300, 1.0}};
+    notes = findings(summarize(runs));
+    INFO(joined(notes));
+    CHECK(has(notes, "order: Fastest to 0.99: alibi and rope (tied at step 100, mean of 2 seeds)."));
+  }
   SECTION("a sentence names at most five encodings, then points to the table") {
     std::vector<RunRecord> runs;
     for (const char* e : {"e1", "e2", "e3", "e4", "e5", "e6", "e7"})
