@@ -113,7 +113,7 @@ size_t columns_for(size_t n) { return n <= 9 ? 3 : n <= 16 ? 4 : 5; }
 int legend_px(const std::vector<SeriesPoints>& series) {
   size_t longest = 6;
   for (const SeriesPoints& s : series) longest = std::max(longest, s.label.size());
-  return 80 + static_cast<int>(7.5 * static_cast<double>(longest));
+  return 100 + static_cast<int>(8.5 * static_cast<double>(longest));  // sans 11: about 8 px a character
 }
 
 // " lc rgb "#..." dt ... pt N" for a series.
