@@ -20,4 +20,14 @@ inline Tensor normal_init(const Shape& shape, double std, uint64_t seed, std::st
   return t;
 }
 
+// U(-bound, bound) values for the parameter called `name`. PyTorch's nn.Linear default is
+// this with bound = 1 / sqrt(fan_in), for the weight (kaiming_uniform with a = sqrt 5) and
+// the bias alike.
+inline Tensor uniform_init(const Shape& shape, double bound, uint64_t seed, std::string_view name) {
+  Tensor t = Tensor::empty(shape);
+  CounterRng rng(seed, hash64(name));
+  for (int64_t i = 0; i < t.numel(); ++i) t[i] = static_cast<Real>((2.0 * rng.uniform() - 1.0) * bound);
+  return t;
+}
+
 }  // namespace ordo

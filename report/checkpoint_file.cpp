@@ -27,6 +27,7 @@ void write_checkpoint(const std::string& file_path, const Checkpoint& c) {
   h5::File f = h5::File::create(file_path);
   f.set_attr("format_version", c.format_version);
   f.set_attr("ordo_version", c.ordo_version);
+  f.set_attr("encodings_revision", c.encodings_revision);
   f.set_attr("step", c.step);
 
   h5::Group config = f.require_group("config");
@@ -70,6 +71,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   ORDO_CHECK(c.format_version == kCheckpointFormatVersion, path, ": checkpoint format_version ", c.format_version,
              " is not supported (this build of ordo reads format_version ", kCheckpointFormatVersion, ")");
   c.ordo_version = f.attr_string("ordo_version");
+  c.encodings_revision = f.has_attr("encodings_revision") ? f.attr_int64("encodings_revision") : 1;
   c.step = f.attr_int64("step");
 
   h5::Group config = f.group("config");
@@ -97,6 +99,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   }
 
   c.log = read_run_log(f.group("log"));
+  check_encoding_revision(c, path);
   return c;
 }
 

@@ -2,7 +2,8 @@
 //
 // HDF5 layout (any tool can read or write it; h5py example at the end):
 //   /                      attributes format_version (int64, currently 1),
-//                          ordo_version (string), step (int64)
+//                          ordo_version (string), step (int64),
+//                          encodings_revision (int64; absent = 1, layers/posenc/encoding.h)
 //   /config                one string attribute per setting ("lr" = "0.001", "encoding" = "rope")
 //   /params/<name>         float32 dataset of the parameter's shape, one per parameter, named by
 //                          its hierarchical name with dots kept ("blocks.0.attn.w_q.weight"; no
@@ -36,7 +37,8 @@ namespace ordo {
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint);
 
 // Throws ordo::Error naming the file and the problem: missing file, not HDF5, truncated or
-// damaged, unsupported format_version (naming the supported one), a missing object.
+// damaged, unsupported format_version (naming the supported one), a missing object, an
+// encoding whose definition changed since (check_encoding_revision, naming the change).
 Checkpoint load_checkpoint(const std::string& path);
 
 }  // namespace ordo

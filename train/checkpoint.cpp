@@ -7,6 +7,23 @@
 
 namespace ordo {
 
+void check_encoding_revision(const Checkpoint& ck, const std::string& where) {
+  ORDO_CHECK(ck.encodings_revision >= 1 && ck.encodings_revision <= kEncodingsRevision, where,
+             ": checkpoint at encodings revision ", ck.encodings_revision, ", written by ordo ", ck.ordo_version,
+             "; this build reads revisions 1 to ", kEncodingsRevision, ": use that ordo, or train the run again");
+  auto encoding = ck.config.find("encoding");
+  if (encoding == ck.config.end()) return;
+  for (const EncodingInfo& e : encodings()) {
+    if (e.name != encoding->second) continue;
+    for (const EncodingChange& change : e.changes)
+      ORDO_CHECK(change.revision <= ck.encodings_revision || (change.affects && !change.affects(ck.config)), where,
+                 ": this ", e.name, " checkpoint (encodings revision ", ck.encodings_revision, ", ordo ", ck.ordo_version,
+                 ") predates a change to ", e.name, " (revision ", change.revision, "): ", change.what,
+                 ". Its parameters mean something else to this build, which refuses to resume or analyse it: "
+                 "train the run again (--force), or use the ordo that wrote it");
+  }
+}
+
 void check_compatible(const Checkpoint& checkpoint, const std::vector<std::pair<std::string, Shape>>& expected) {
   std::map<std::string, const TensorF32*> saved;
   for (const auto& [name, value] : checkpoint.params) saved[name] = &value;

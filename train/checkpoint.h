@@ -12,6 +12,7 @@
 
 #include "core/rng.h"
 #include "core/tensor.h"
+#include "layers/posenc/encoding.h"
 #include "train/run_log.h"
 #include "train/version.h"
 
@@ -23,6 +24,7 @@ constexpr int64_t kCheckpointFormatVersion = 1;
 struct Checkpoint {
   int64_t format_version = kCheckpointFormatVersion;  // written as is (tests write others)
   std::string ordo_version = version();
+  int64_t encodings_revision = kEncodingsRevision;          // 1 when the file has none
   int64_t step = 0;
   std::map<std::string, std::string> config;                // every setting, as text
   std::vector<std::pair<std::string, TensorF32>> params;    // hierarchical name -> value
@@ -36,6 +38,11 @@ struct Checkpoint {
 //   "parameter blocks.0.attn.w_q.weight: checkpoint has (64, 64), model expects (32, 32)"
 //   "parameter blocks.0.attn.w_q.weight: missing from the checkpoint"
 //   "parameter blocks.9.w: in the checkpoint but not in the model"
+// Throws when the checkpoint's encoding changed definition after the checkpoint was written
+// (EncodingInfo::changes), naming the change, or when a newer ordo wrote it:
+//   "<where>: this fire checkpoint predates a change to fire (encodings revision 2): ..."
+void check_encoding_revision(const Checkpoint& checkpoint, const std::string& where);
+
 void check_compatible(const Checkpoint& checkpoint, const std::vector<std::pair<std::string, Shape>>& expected);
 
 }  // namespace ordo

@@ -20,6 +20,10 @@ namespace {
 HeadType choose_head(const TrainConfig& cfg, const Task& task) {
   if (cfg.head.empty()) return task.head() == HeadKind::Token ? HeadType::Token : HeadType::Pooled;
   HeadType h = parse_head(cfg.head);
+  // The summary token sits first: under a causal mask it would see only itself.
+  ORDO_CHECK(!(h == HeadType::Cls && cfg.model.causal), "--head cls does not fit --causal true: the cls token ",
+             "comes first and a causal mask lets it see only itself; accepted with --causal: pooled (the mean ",
+             "of every position's output, the last of which sees the whole sequence)");
   if (task.head() == HeadKind::Token)
     ORDO_CHECK(h == HeadType::Token, "--head ", cfg.head, " does not fit task '", task.name(),
                "', which has a class at every position; accepted: token");
@@ -59,6 +63,7 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
   // Randomized positions reach N - 1: the learned table then has N rows, rbf spans [0, N).
   m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : cfg.random_positions > 0 ? cfg.random_positions : positions;
   m.posenc.train_positions = positions;
+  m.posenc.random_positions = cfg.random_positions > 0;
   return m;
 }
 

@@ -9,7 +9,9 @@
 // added to the logits (contextual hook). When every gate is 1, p_ij = i - j + 1 and CoPE is
 // a learned relative encoding; a gate that opens only on, say, separators makes p count
 // them. e (P, d_h) is learned per layer and shared by the heads, zero at init, as in the
-// authors' code. The gates see the causal mask (keys after i count nothing), so CoPE is
+// authors' code. P is the training length + 1 by default, as the authors size it (block
+// size + 1, "position 0 is possible"): p reaches L when every gate of a training sequence
+// of L tokens is open, so every training distance has its own row. The gates see the causal mask (keys after i count nothing), so CoPE is
 // defined for causal attention only. Interpolating the logits q . e[floor p] and
 // q . e[ceil p] rather than the embeddings is the same term and costs one (.., P) product
 // per query, as the authors compute it.
@@ -27,7 +29,7 @@ namespace {
 
 int64_t positions_of(const EncodingConfig& cfg) {
   const int64_t p = cfg.options.integer("cope-positions");
-  return p > 0 ? p : (cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len);
+  return p > 0 ? p : (cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len) + 1;
 }
 
 class CopeEncoding final : public PositionalEncoding {
@@ -35,7 +37,7 @@ class CopeEncoding final : public PositionalEncoding {
   explicit CopeEncoding(const EncodingConfig& cfg) : P_(positions_of(cfg)) {
     ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "cope: d_model = ", cfg.d_model,
                " is not divisible by n_heads = ", cfg.n_heads);
-    ORDO_CHECK(P_ >= 1, "cope: --cope-positions must be >= 1 (0 = the training length), got ", P_);
+    ORDO_CHECK(P_ >= 1, "cope: --cope-positions must be >= 1 (0 = the training length + 1), got ", P_);
     d_head_ = cfg.d_model / cfg.n_heads;
     for (int64_t l = 0; l < cfg.n_layers; ++l)
       tables_.push_back(std::make_unique<Parameter>("posenc.cope." + std::to_string(l), Tensor::zeros(Shape{P_, d_head_})));
@@ -111,7 +113,7 @@ EncodingInfo encoding_info_cope() {
   return {
       .name = "cope",
       .summary = "contextual: positions p_ij = sum of sigmoid(q_i . k_t) over t = j..i, logit term q_i . e[p_ij] (causal only)",
-      .options = {{"cope-positions", OptionType::Int, "0", "contextual positions P (e has P rows; 0 = the training length)",
+      .options = {{"cope-positions", OptionType::Int, "0", "contextual positions P (e has P rows; 0 = the training length + 1, the authors' size)",
                    ">= 0", [](double v) { return v >= 0; }}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<CopeEncoding>(c);
@@ -119,6 +121,13 @@ EncodingInfo encoding_info_cope() {
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: they come from the content
       .causal_only = true,
+      .changes = {{2, "its position table now has the training length + 1 rows by default, as the authors "
+                      "size it (block size + 1); older CoPE checkpoints have one row fewer (--cope-positions "
+                      "<training length> now trains that CoPE)",
+                   [](const std::map<std::string, std::string>& settings) {
+                     auto p = settings.find("cope-positions");
+                     return p == settings.end() || p->second == "0";  // an explicit P means the same
+                   }}},
   };
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,7 @@ struct EncodingConfig {
   int64_t max_len = 512;          // the longest position the encoding is sized for (tables, spans)
   int64_t train_positions = 0;    // positions a training sequence occupies; 0 = not known
   bool causal = false;            // the attention is causal (one-sided distances)
+  bool random_positions = false;  // training positions drawn from [0, max_len) (docs/spec.md §2.13)
   uint64_t seed = 0;              // initialisation of learned tables
   Options options = encoding_options();  // each encoding reads its own, by name
 };
@@ -97,6 +99,22 @@ class PositionalEncoding {
 
 using EncodingFactory = std::unique_ptr<PositionalEncoding> (*)(const EncodingConfig&);
 
+// The revision of the encodings' definitions, written into every checkpoint. Bumped when a
+// change to an encoding makes an older checkpoint's parameters mean something else; the
+// change is listed in that encoding's EncodingInfo::changes, and a checkpoint of it written
+// before the change is refused, naming it (train/checkpoint.h check_encoding_revision).
+// 1: every checkpoint before the revision was recorded. 2: FIRE's init and threshold, CoPE's
+// position count and t5's causal buckets as their authors' code has them (issue 31).
+constexpr int64_t kEncodingsRevision = 2;
+
+// One such change.
+struct EncodingChange {
+  int64_t revision;  // the first revision with the change
+  std::string what;  // what changed, and what an older checkpoint holds instead
+  // Whether a run with these settings (a checkpoint's config) is affected; null: every run.
+  bool (*affects)(const std::map<std::string, std::string>& settings) = nullptr;
+};
+
 // What an encoding's file declares about it: the registry (registry.cpp) lists one
 // `EncodingInfo encoding_info_<name>()` per encoding.
 struct EncodingInfo {
@@ -123,6 +141,8 @@ struct EncodingInfo {
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each
   // configuration is named by exactly one encoding).
   std::vector<std::string> benchmarks = {};
+  // Changes to the definition that older checkpoints predate (see kEncodingsRevision).
+  std::vector<EncodingChange> changes = {};
 };
 
 // Every registered encoding, in registry order.

@@ -3,11 +3,18 @@
 //
 // A learned function of the normalised distance, added to the logits (bias hook):
 //   bias[h, i, j] = f(x_ij)_h,   x_ij = psi(i - j) / psi(max(L_thr, i)),   psi(x) = log(c x + 1)
-// with i the query and j the key position, f an MLP 1 -> hidden -> H with ReLU, and c and
-// L_thr learned (init 0.1 and the training length). Dividing by psi of the query position
-// maps every distance the query can see into [0, 1]: a longer sequence interpolates inside
-// the range f was trained on instead of extrapolating beyond it ("progressive
-// interpolation"); L_thr keeps short contexts from being stretched.
+// with i the query and j the key position, f an MLP 1 -> hidden -> H with ReLU, c learned
+// (init 0.1) and the threshold L_thr = m L learned through a multiplier m (init 1) of the
+// training length L, as in the paper's listing (`threshold = |L_multiplier * init_L|`).
+// Dividing by psi of the query position maps every distance the query can see into [0, 1]:
+// a longer sequence interpolates inside the range f was trained on instead of extrapolating
+// beyond it ("progressive interpolation"); L_thr keeps short contexts from being stretched.
+//
+// Init as the listing's nn.Linear layers: weights and biases U(+-1 / sqrt(fan_in)), so fc1's
+// are U(-1, 1) and f starts as a varied function of x. Options keep ordo's first choices
+// for comparison (docs/spec.md §2.10 measures both): --fire-init normal (N(0, 0.02)
+// weights, zero biases) and --fire-threshold length (L_thr itself learned, init L, so Adam
+// moves it about one position per 1e-3 of learning rate where m moves it L positions).
 //
 // The paper is causal (j <= i). Bidirectionally ordo uses
 //   x_ij = sign(i - j) psi(|i - j|) / psi(max(L_thr, i, j)),
@@ -15,13 +22,15 @@
 // after), and keeps |x| <= 1 on both sides, since |i - j| <= max(i, j). It depends on the
 // positions only, never on a sequence's length, so padding changes nothing.
 //
-// c is kept >= 1e-3 and L_thr >= 1 by projection after every update (bounded Parameters,
-// core/tape.h), so psi is defined and the denominator positive. The bias is not a function
-// of i - j alone, so it is a full (H, Lq, Lk) tensor; the fused attention takes it with its
-// gradient.
+// c is kept >= 1e-3 and L_thr >= 1 (m >= 1 / L) by projection after every update (bounded
+// Parameters, core/tape.h), so psi is defined and the denominator at least log(1 + c) > 0:
+// the listing's |.| on m L is then the identity and its eps (1e-6) in the denominator is not
+// needed. The bias is not a function of i - j alone, so it is a full (H, Lq, Lk) tensor;
+// the fused attention takes it with its gradient.
 #include <cmath>
 
 #include "core/ops.h"
+#include "layers/init.h"
 #include "layers/linear.h"
 #include "layers/posenc/encoding.h"
 #include "layers/posenc/table_cache.h"
@@ -29,19 +38,45 @@
 namespace ordo {
 namespace {
 
+int64_t training_length(const EncodingConfig& cfg) {
+  return cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len;
+}
+
+void check_options(const Options& o) {
+  const std::string &init = o.text("fire-init"), &threshold = o.text("fire-threshold");
+  ORDO_CHECK(init == "torch" || init == "normal", "fire: unknown --fire-init '", init, "'; accepted: torch, normal");
+  ORDO_CHECK(threshold == "multiplier" || threshold == "length", "fire: unknown --fire-threshold '", threshold,
+             "'; accepted: multiplier, length");
+}
+
+// PyTorch's nn.Linear default: weight and bias U(+-1 / sqrt(fan_in)), from (seed, name).
+void torch_default_init(Linear& layer, uint64_t seed) {
+  const double bound = 1.0 / std::sqrt(static_cast<double>(layer.in_features()));
+  layer.weight.value = uniform_init(layer.weight.value.shape(), bound, seed, layer.weight.name);
+  layer.bias.value = uniform_init(layer.bias.value.shape(), bound, seed, layer.bias.name);
+}
+
 class FireEncoding final : public PositionalEncoding {
  public:
   explicit FireEncoding(const EncodingConfig& cfg)
       : heads_(cfg.n_heads),
+        length_(static_cast<Real>(training_length(cfg))),
+        multiplier_(cfg.options.text("fire-threshold") == "multiplier"),
         fc1_("posenc.fire.fc1", 1, cfg.options.integer("fire-hidden"), cfg.seed),
         fc2_("posenc.fire.fc2", cfg.options.integer("fire-hidden"), cfg.n_heads, cfg.seed),
         c_("posenc.fire.c", Tensor::from(Shape{1}, {Real(0.1)})),
-        threshold_("posenc.fire.threshold",
-                   Tensor::from(Shape{1}, {static_cast<Real>(cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len)})),
+        threshold_(multiplier_ ? "posenc.fire.threshold_multiplier" : "posenc.fire.threshold",
+                   Tensor::from(Shape{1}, {multiplier_ ? Real(1) : length_})),
         causal_(cfg.causal) {
+    check_options(cfg.options);
     ORDO_CHECK(cfg.n_heads > 0, "fire: n_heads must be positive, got ", cfg.n_heads);
+    ORDO_CHECK(length_ >= 1, "fire: the training length must be >= 1, got ", length_);
+    if (cfg.options.text("fire-init") == "torch") {
+      torch_default_init(fc1_, cfg.seed);
+      torch_default_init(fc2_, cfg.seed);
+    }
     c_.lower = Real(1e-3);
-    threshold_.lower = Real(1);
+    threshold_.lower = multiplier_ ? Real(1) / length_ : Real(1);  // L_thr >= 1 either way
     threshold_.project();
   }
   std::string name() const override { return "fire"; }
@@ -54,7 +89,8 @@ class FireEncoding final : public PositionalEncoding {
     Var c = t.param(c_);
     Var psi_distance = log1p(t, mul(t, c, t.input(g.distance)));  // (L^2, 1)
     // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
-    Var reach = add(t, t.input(g.reach), relu(t, sub(t, t.param(threshold_), t.input(g.reach))));
+    Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
+    Var reach = add(t, t.input(g.reach), relu(t, sub(t, threshold, t.input(g.reach))));
     Var psi_reach = log1p(t, mul(t, c, reach));
     Var x = div(t, mul(t, psi_distance, t.input(g.sign)), psi_reach);  // (L^2, 1), in [-1, 1]
     Var f = fc2_.forward(t, relu(t, fc1_.forward(t, x)));               // (L^2, H)
@@ -93,6 +129,8 @@ class FireEncoding final : public PositionalEncoding {
   }
 
   int64_t heads_;
+  Real length_;                     // L, the training length
+  bool multiplier_;                 // threshold_ is m (L_thr = m L), else L_thr itself
   Linear fc1_, fc2_;                // f: 1 -> hidden -> H
   Parameter c_, threshold_;         // (1) each
   bool causal_;
@@ -104,13 +142,22 @@ class FireEncoding final : public PositionalEncoding {
 EncodingInfo encoding_info_fire() {
   return {
       .name = "fire",
-      .summary = "bias: MLP of psi(i - j) / psi(max(L_thr, i)), psi(x) = log(c x + 1), c and L_thr learned",
+      .summary = "bias: MLP of psi(i - j) / psi(max(L_thr, i)), psi(x) = log(c x + 1), c and L_thr = m L learned",
       .options = {{"fire-hidden", OptionType::Int, "32", "width of FIRE's MLP (1 -> hidden -> heads)", ">= 1",
-                   [](double v) { return v >= 1; }}},
+                   [](double v) { return v >= 1; }},
+                  {"fire-init", OptionType::Text, "torch",
+                   "MLP init: torch (nn.Linear's U(+-1/sqrt(fan_in)), the authors') or normal (N(0, 0.02), zero bias)"},
+                  {"fire-threshold", OptionType::Text, "multiplier",
+                   "what is learned: multiplier (m, L_thr = m L, the authors') or length (L_thr itself)"}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<FireEncoding>(c);
       },
+      .check = check_options,
       .in_default_study = false,
+      .changes = {{2, "its MLP now starts as the authors' nn.Linear layers (weights and biases U(+-1/sqrt(fan_in))) "
+                      "and L_thr is learned as a multiplier m of the training length (L_thr = m L); older FIRE "
+                      "checkpoints hold N(0, 0.02) weights, zero biases and L_thr itself (--fire-init normal "
+                      "--fire-threshold length now trains that FIRE)"}},
   };
 }
 

@@ -19,6 +19,11 @@
 //         beta = 32, theta' = (1 - gamma) theta / s + gamma theta; q and k each scaled by
 //         0.1 ln s + 1 (the logits by its square: YaRN's temperature)
 // s is taken per sequence, from its real length, so padding changes nothing.
+//
+// A scaling is refused under --random-positions N (docs/spec.md §2.13): training then places
+// tokens throughout [0, N), N above every evaluation length, so no evaluation position lies
+// beyond those trained on, and a scale taken from the training length would compress
+// positions the model has already seen (one taken from N would always be 1).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -55,6 +60,9 @@ class RotaryEncoding final : public PositionalEncoding {
     ORDO_CHECK(base_ > 0, "rope: --rope-base must be positive, got ", base_);
     ORDO_CHECK(scaling_ != "ntk" || d_head_ > 2, "rope: --rope-scaling ntk needs d_h > 2 (its exponent is ",
                "d_h / (d_h - 2)); d_h = ", d_head_);
+    ORDO_CHECK(scaling_ == "none" || !cfg.random_positions, "rope: --rope-scaling ", scaling_,
+               " does not fit --random-positions: training already covers every position up to N, above every "
+               "evaluation length, so there is nothing to rescale; accepted with --random-positions: --rope-scaling none");
     ORDO_CHECK(scaling_ == "none" || train_len_ > 0,
                "rope: --rope-scaling ", scaling_, " needs the training length (EncodingConfig::train_positions)");
     // floor(p d_h / 2), with a margin so that p = 0.5 of 8 pairs is 4 despite rounding.

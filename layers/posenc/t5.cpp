@@ -3,8 +3,11 @@
 // A learned scalar per (bucket, head) added to the attention logits (bias hook):
 //   bias[h, t, u] = B[bucket(u - t), h],   B (num_buckets, H) ~ N(0, 0.02) at init
 // with T5's bucketing (t5.h): 32 buckets, 16 per sign, exact for |u - t| < 8, log-spaced up
-// to 128. The bias depends on u - t only; it is built once per forward pass in relative
-// form (H, Lq + Lk - 1) and shared by every layer.
+// to 128. Under a causal mask all 32 go to the past (exact for t - u < 16), as T5's decoder
+// buckets with bidirectional=False (HF T5Attention: `bidirectional=not self.is_decoder`);
+// --t5-causal both keeps the 16-per-sign split, whose later half the mask never reads. The
+// bias depends on u - t only; it is built once per forward pass in relative form
+// (H, Lq + Lk - 1) and shared by every layer.
 //
 // Init: N(0, 0.02), the scale of every other learned table in ordo (docs/spec.md §1), so a
 // comparison of learned encodings is not confounded by different init scales. (Zeros would
@@ -49,6 +52,14 @@ void check_options(const Options& o) {
   ORDO_CHECK(buckets >= 4 && buckets % 2 == 0, "t5: --t5-buckets must be even and >= 4, got ", buckets);
   ORDO_CHECK(max_distance > buckets / 4, "t5: --t5-max-distance = ", max_distance,
              " must exceed the exact range --t5-buckets / 4 = ", buckets / 4);
+  const std::string& causal = o.text("t5-causal");
+  ORDO_CHECK(causal == "past" || causal == "both", "t5: unknown --t5-causal '", causal, "'; accepted: past, both");
+}
+
+// Whether the buckets are split by sign: always bidirectionally; under a causal mask only
+// with --t5-causal both.
+bool split_by_sign(const EncodingConfig& cfg) {
+  return !cfg.causal || cfg.options.text("t5-causal") == "both";
 }
 
 // B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
@@ -62,7 +73,10 @@ class T5Encoding final : public PositionalEncoding {
  public:
   explicit T5Encoding(const EncodingConfig& cfg)
       : buckets_(cfg.options.integer("t5-buckets")), max_distance_(cfg.options.integer("t5-max-distance")),
-        table_("posenc.t5_bias", initial_table(cfg)) {}
+        bidirectional_(split_by_sign(cfg)), table_("posenc.t5_bias", initial_table(cfg)) {
+    ORDO_CHECK(bidirectional_ || max_distance_ > buckets_ / 2, "t5: --t5-max-distance = ", max_distance_,
+               " must exceed the causal exact range --t5-buckets / 2 = ", buckets_ / 2);
+  }
   std::string name() const override { return "t5"; }
 
   // (H, 2L - 1): entry [h, j] = B[bucket(j - (L - 1)), h], gathered so B gets gradients;
@@ -74,14 +88,14 @@ class T5Encoding final : public PositionalEncoding {
       TensorI32 ids = TensorI32::empty(Shape{L * L});
       for (int64_t q = 0; q < L; ++q)
         for (int64_t k = 0; k < L; ++k)
-          ids[q * L + k] = static_cast<int32_t>(t5_bucket(pos.at(k) - pos.at(q), buckets_, max_distance_, true));
+          ids[q * L + k] = static_cast<int32_t>(t5_bucket(pos.at(k) - pos.at(q), buckets_, max_distance_, bidirectional_));
       Var pairs = embedding(t, t.param(table_), ids);  // (L^2, H)
       return AttentionBias{reshape(t, permute(t, pairs, {1, 0}), Shape{table_.value.dim(1), L, L}), false};
     }
     const int64_t W = 2 * pos.length - 1;
     TensorI32 ids = TensorI32::empty(Shape{W});
     for (int64_t j = 0; j < W; ++j)
-      ids[j] = static_cast<int32_t>(t5_bucket(j - (pos.length - 1), buckets_, max_distance_, true));
+      ids[j] = static_cast<int32_t>(t5_bucket(j - (pos.length - 1), buckets_, max_distance_, bidirectional_));
     Var rel = embedding(t, t.param(table_), ids);   // (2L - 1, H)
     return AttentionBias{permute(t, rel, {1, 0}), true};  // (H, 2L - 1)
   }
@@ -90,6 +104,7 @@ class T5Encoding final : public PositionalEncoding {
 
  private:
   int64_t buckets_, max_distance_;
+  bool bidirectional_;  // buckets split by the sign of u - t
   Parameter table_;  // (num_buckets, H)
 };
 
@@ -100,11 +115,20 @@ EncodingInfo encoding_info_t5() {
       .name = "t5",
       .summary = "bias: learned scalar per (log-spaced bucket of u - t, head)",
       .options = {{"t5-buckets", OptionType::Int, "32", "relative-position buckets (even, 16 per sign by default)"},
-                  {"t5-max-distance", OptionType::Int, "128", "distance of the last bucket"}},
+                  {"t5-max-distance", OptionType::Int, "128", "distance of the last bucket"},
+                  {"t5-causal", OptionType::Text, "past",
+                   "buckets under --causal: past (all to u <= t, T5's decoder) or both (split by sign, half unused)"}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<T5Encoding>(c);
       },
       .check = check_options,
+      .changes = {{2, "under --causal all its buckets now go to the past, as T5's decoder buckets "
+                      "(bidirectional=False); older causal t5 checkpoints split them by sign, half unused "
+                      "(--t5-causal both now trains that t5)",
+                   [](const std::map<std::string, std::string>& settings) {
+                     auto causal = settings.find("causal");
+                     return causal != settings.end() && causal->second == "true";
+                   }}},
   };
 }
 

@@ -133,32 +133,35 @@ TEST_CASE("kerple r1 and r2 gradients through the bias hook (log and power kerne
 }
 
 TEST_CASE("fire MLP, c and L_thr gradients through the bias hook", "[posenc][gradcheck]") {
-  for (bool causal : {false, true}) {
-    INFO("causal " << causal);
-    EncodingConfig cfg;
-    cfg.d_model = 8;
-    cfg.n_heads = 2;
-    cfg.causal = causal;
-    cfg.train_positions = 4;
-    cfg.seed = 6;
-    cfg.options.set("fire-hidden", "5");
-    auto enc = make_encoding("fire", cfg);
-    // Off the kinks: nonzero hidden biases (relu at x = 0) and a threshold between positions.
-    CounterRng rng(8, 9);
-    for (Parameter* p : enc->parameters()) {
-      for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
-      if (p->name == "posenc.fire.threshold") p->value[0] = Real(3.4);
-      if (p->name == "posenc.fire.c") p->value[0] = Real(0.3);
+  for (const char* threshold : {"multiplier", "length"})
+    for (bool causal : {false, true}) {
+      INFO("--fire-threshold " << threshold << ", causal " << causal);
+      EncodingConfig cfg;
+      cfg.d_model = 8;
+      cfg.n_heads = 2;
+      cfg.causal = causal;
+      cfg.train_positions = 4;
+      cfg.seed = 6;
+      cfg.options.set("fire-hidden", "5");
+      cfg.options.set("fire-threshold", threshold);
+      auto enc = make_encoding("fire", cfg);
+      // Off the kinks: nonzero hidden biases (relu at x = 0) and L_thr = 3.4, between positions.
+      CounterRng rng(8, 9);
+      for (Parameter* p : enc->parameters()) {
+        for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
+        if (p->name == "posenc.fire.threshold") p->value[0] = Real(3.4);
+        if (p->name == "posenc.fire.threshold_multiplier") p->value[0] = Real(3.4 / 4);
+        if (p->name == "posenc.fire.c") p->value[0] = Real(0.3);
+      }
+      const int64_t L = 6;
+      Tensor R = uniform({cfg.n_heads, L, L}, 60);
+      auto loss = [&](Tape& t) {
+        auto b = enc->bias(t, Positions{1, L, {L}});
+        REQUIRE(b.has_value());
+        return sum(t, mul(t, mul(t, b->values, b->values), t.input(R)));
+      };
+      REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
     }
-    const int64_t L = 6;
-    Tensor R = uniform({cfg.n_heads, L, L}, 60);
-    auto loss = [&](Tape& t) {
-      auto b = enc->bias(t, Positions{1, L, {L}});
-      REQUIRE(b.has_value());
-      return sum(t, mul(t, mul(t, b->values, b->values), t.input(R)));
-    };
-    REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
-  }
 }
 
 TEST_CASE("t5, kerple and fire gradients through the full bias of randomized positions", "[posenc][gradcheck]") {

@@ -119,3 +119,23 @@ TEST_CASE("cope is refused with bidirectional attention and with randomized posi
   CHECK_THROWS_WITH(make_encoding("cope", cfg), Contains("cope") && Contains("causal attention only"));
   CHECK_FALSE(encoding_info("cope").takes_random_positions);
 }
+
+TEST_CASE("cope: by default the table has the training length + 1 rows, as the authors size it", "[posenc][cope]") {
+  EncodingConfig cfg;
+  cfg.d_model = kHeads * kHeadDim;
+  cfg.n_heads = kHeads;
+  cfg.causal = true;
+  cfg.train_positions = kLen;
+  auto enc = make_encoding("cope", cfg);  // --cope-positions 0
+  REQUIRE(enc->parameters()[0]->value.shape() == (Shape{kLen + 1, kHeadDim}));
+  // Every gate open: p_ij = i - j + 1 reaches kLen at (kLen - 1, 0), its own row, unclamped.
+  Parameter& table = *enc->parameters()[0];
+  for (int64_t i = 0; i < table.value.numel(); ++i) table.value[i] = static_cast<Real>(std::sin(0.7 * double(i) + 0.3));
+  Cope c{std::move(enc), table.value};
+  const Tensor q = random_q(41);
+  const Tensor out = term(c, q, 50.0);  // sigmoid(50) = 1 in float32
+  for (int64_t h = 0; h < kHeads; ++h)
+    for (int64_t i = 0; i < kLen; ++i)
+      for (int64_t j = 0; j <= i; ++j)
+        CHECK(out[((h * kLen) + i) * kLen + j] == Approx(q_dot_e(c, q, h, i, double(i - j + 1))).margin(1e-5));
+}

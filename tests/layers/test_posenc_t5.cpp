@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
@@ -90,4 +92,43 @@ TEST_CASE("t5: the bias is the table entry of bucket(u - t) and depends on u - t
       }
   // Different heads read different columns.
   CHECK(full[1] != full[L * L + 1]);
+}
+
+TEST_CASE("t5: under a causal mask all 32 buckets go to the past, as T5's decoder buckets", "[posenc][t5]") {
+  const int64_t H = 2, L = 200;
+  for (const char* causal_buckets : {"past", "both"}) {
+    INFO("--t5-causal " << causal_buckets);
+    const bool past = std::string(causal_buckets) == "past";
+    EncodingConfig cfg;
+    cfg.d_model = 8;
+    cfg.n_heads = H;
+    cfg.causal = true;
+    cfg.options.set("t5-causal", causal_buckets);
+    auto enc = make_encoding("t5", cfg);
+    Parameter& table = *enc->parameters()[0];
+    for (int64_t i = 0; i < table.value.numel(); ++i) table.value[i] = static_cast<Real>(i / H);  // row index
+    Tape t;
+    auto b = enc->bias(t, Positions{1, L, {L}});
+    REQUIRE(b->relative);
+    const Tensor& rel = t.value(b->values);  // (H, 2L - 1), column (u - t) + L - 1
+    std::set<int64_t> rows;
+    for (int64_t d = 0; d < L; ++d) {  // key d positions before the query
+      const int64_t row = static_cast<int64_t>(rel[(L - 1) - d]);
+      CHECK(row == reference_bucket(-d, !past, 32, 128));
+      if (past && d < 16) CHECK(row == d);  // exact for the 16 nearest
+      rows.insert(row);
+    }
+    CHECK(static_cast<int64_t>(rows.size()) == (past ? 32 : 16));
+  }
+  // Bidirectional attention splits by sign whatever --t5-causal says.
+  EncodingConfig bi;
+  bi.d_model = 8;
+  bi.n_heads = H;
+  bi.options.set("t5-causal", "past");
+  auto enc = make_encoding("t5", bi);
+  Parameter& table = *enc->parameters()[0];
+  for (int64_t i = 0; i < table.value.numel(); ++i) table.value[i] = static_cast<Real>(i / H);
+  Tape t;
+  const Tensor& rel = t.value(enc->bias(t, Positions{1, 40, {40}})->values);
+  for (int64_t r = -39; r < 40; ++r) CHECK(static_cast<int64_t>(rel[r + 39]) == reference_bucket(r, true, 32, 128));
 }

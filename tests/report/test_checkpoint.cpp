@@ -254,3 +254,41 @@ TEST_CASE("checkpoint: check_compatible names the first mismatching parameter", 
   REQUIRE_THROWS_WITH(check_compatible(c, {{"blocks.0.attn.w_q.weight", {64, 64}}}),
                       Contains("parameter head.bias: in the checkpoint but not in the model"));
 }
+
+TEST_CASE("checkpoint: one of an encoding whose definition changed since is refused, naming the change", "[checkpoint]") {
+  TempDir dir;
+  // A checkpoint of revision `revision` with these settings, saved and loaded again.
+  auto load = [&](int64_t revision, std::map<std::string, std::string> config) {
+    Checkpoint c = sample_checkpoint();
+    c.encodings_revision = revision;
+    c.config = std::move(config);
+    const std::string path = dir.file("ck.h5");
+    save_checkpoint(path, c);
+    return load_checkpoint(path);
+  };
+  // The current revision loads, whatever the encoding.
+  CHECK(load(kEncodingsRevision, {{"encoding", "fire"}}).encodings_revision == kEncodingsRevision);
+  // Older ones: refused where the encoding changed, accepted where it did not.
+  REQUIRE_THROWS_WITH(load(1, {{"encoding", "fire"}, {"causal", "true"}}),
+                      Contains("ck.h5: this fire checkpoint (encodings revision 1") &&
+                          Contains("predates a change to fire (revision 2)") && Contains("nn.Linear") &&
+                          Contains("--fire-init normal --fire-threshold length"));
+  REQUIRE_THROWS_WITH(load(1, {{"encoding", "t5"}, {"causal", "true"}}),
+                      Contains("all its buckets now go to the past") && Contains("--t5-causal both"));
+  CHECK_NOTHROW(load(1, {{"encoding", "t5"}, {"causal", "false"}}));  // bidirectional t5 is unchanged
+  REQUIRE_THROWS_WITH(load(1, {{"encoding", "cope"}, {"cope-positions", "0"}}), Contains("training length + 1 rows"));
+  CHECK_NOTHROW(load(1, {{"encoding", "cope"}, {"cope-positions", "9"}}));  // an explicit size means the same
+  CHECK_NOTHROW(load(1, {{"encoding", "rope"}, {"causal", "true"}}));
+  // A file without the attribute is revision 1.
+  {
+    save_checkpoint(dir.file("old.h5"), sample_checkpoint());
+    h5::File f = h5::File::open(dir.file("old.h5"), h5::Access::read_write);
+    f.remove_attr("encodings_revision");
+    f.close();
+  }
+  CHECK(load_checkpoint(dir.file("old.h5")).encodings_revision == 1);  // sample_checkpoint is rope
+  // A newer revision than this build knows.
+  REQUIRE_THROWS_WITH(load(kEncodingsRevision + 1, {{"encoding", "rope"}}),
+                      Contains("checkpoint at encodings revision " + std::to_string(kEncodingsRevision + 1)) &&
+                          Contains("this build reads revisions 1 to " + std::to_string(kEncodingsRevision)));
+}

@@ -155,6 +155,11 @@ row none "encoding xpos is defined for causal attention only: add --causal" trai
 row none "unknown --rope-scaling 'linear'; accepted: none, pi, ntk, yarn" train --rope-scaling linear --out @OUT
 row none "--rope-fraction must be in [0, 1], got 1.5" train --rope-fraction 1.5 --out @OUT
 row none "--fire-hidden must be >= 1, got 0" train --encoding fire --fire-hidden 0 --out @OUT
+row none "fire: unknown --fire-init 'xavier'; accepted: torch, normal" train --encoding fire --fire-init xavier --out @OUT
+row none "fire: unknown --fire-threshold 'fixed'; accepted: multiplier, length" train --encoding fire --fire-threshold fixed --out @OUT
+row none "t5: unknown --t5-causal 'future'; accepted: past, both" train --encoding t5 --causal --t5-causal future --out @OUT
+row none "--head cls does not fit --causal true: the cls token comes first" train --task order --head cls --causal --out @OUT
+row none "rope: --rope-scaling yarn does not fit --random-positions" train --encoding rope --rope-scaling yarn --random-positions 512 --out @OUT
 row none "--encodings: 'all' stands for every name and takes no others beside it" compare --encodings all,rope --out @OUT
 row none "--random-positions: encoding cyclic does not take randomized positions" train --encoding cyclic --random-positions 512 --out @OUT
 row none "--random-positions 64 must exceed every training and evaluation length: the longest is 128; choose N > 128" train --task order --random-positions 64 --out @OUT
