@@ -1,4 +1,4 @@
-// report/run_log_file.cpp: RunLog <-> HDF5 (layout documented in report/run_log_file.h).
+// report/run_log_file.cpp: RunLog <-> HDF5 (docs/spec.md §7.1; layout documented in report/run_log_file.h).
 #include "report/run_log_file.h"
 
 #include <algorithm>

@@ -28,7 +28,7 @@ namespace ordo {
 
 // Where the tokens of a batch sit. Sequences are left-aligned: token t of every sequence
 // is at position t (0-based); tokens t >= lengths[b] are padding. With randomized positions
-// (Ruoss et al. 2023; docs/spec.md §2.12) token t sits at index[t] instead, the same for
+// (Ruoss et al. 2023; docs/spec.md §2.13) token t sits at index[t] instead, the same for
 // every sequence of the batch: strictly increasing, so order is kept, but with gaps. An
 // encoding reads positions through at(t) and must not assume 0..L-1 unless contiguous().
 struct Positions {

@@ -1,7 +1,7 @@
 // layers/posenc/kerple.cpp: kernelized relative positional biases (KERPLE, Chi et al. 2022).
 //
 // Two conditionally positive definite kernels of the distance d = |t - u|, shifted into
-// attention-logit biases, with two learned parameters per head (docs/spec.md §2.10):
+// attention-logit biases, with two learned parameters per head (docs/spec.md §2.9):
 //   kerple_log:    bias[h, t, u] = -r1_h log(1 + r2_h d)
 //   kerple_power:  bias[h, t, u] = -r1_h d^r2_h,   0 < r2_h <= 2
 // The power form with r2 = 1 is an ALiBi bias of slope r1; the log form decays slower than

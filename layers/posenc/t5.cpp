@@ -1,4 +1,4 @@
-// layers/posenc/t5.cpp: the T5 relative position bias (Raffel et al. 2020).
+// layers/posenc/t5.cpp: the T5 relative position bias (Raffel et al. 2020), docs/spec.md §2.6.
 //
 // A learned scalar per (bucket, head) added to the attention logits (bias hook):
 //   bias[h, t, u] = B[bucket(u - t), h],   B (num_buckets, H) ~ N(0, 0.02) at init
