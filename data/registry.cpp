@@ -3,9 +3,9 @@
 // To add a task: write data/<name>.cpp defining
 //   TaskInfo task_info_<name>();   // name, summary, default lengths, options, factory
 // and add ONE line to ORDO_TASKS below (docs/guides/add-task.md walks through it).
-#include <set>
 #include <string>
 
+#include "core/registry.h"
 #include "data/task.h"
 
 // One line per task, in --help order.
@@ -28,42 +28,32 @@ ORDO_TASKS
 
 namespace {
 
-std::vector<TaskInfo> build_table() {
+// What an entry must hold beyond a unique name (core/registry.h checks that).
+void check_entry(const TaskInfo& t) {
+  ORDO_CHECK(t.make != nullptr, "task '", t.name, "' has no factory");
+  ORDO_CHECK(t.default_min_len >= 1 && t.default_min_len <= t.default_max_len, "task '", t.name,
+             "' has an empty default length range");
+}
+
+const Registry<TaskInfo>& registry() {
+  // Pass 2: the table, in the order listed.
 #define ORDO_TASK(name) task_info_##name(),
-  std::vector<TaskInfo> table = {ORDO_TASKS};
+  static const Registry<TaskInfo> table("task", {ORDO_TASKS}, "known tasks", check_entry);
 #undef ORDO_TASK
-  std::set<std::string> names;
-  for (const TaskInfo& t : table) {
-    ORDO_CHECK(names.insert(t.name).second, "task '", t.name, "' is registered twice");
-    ORDO_CHECK(t.make != nullptr, "task '", t.name, "' has no factory");
-    ORDO_CHECK(t.default_min_len >= 1 && t.default_min_len <= t.default_max_len, "task '", t.name,
-               "' has an empty default length range");
-  }
   return table;
 }
 
 }  // namespace
 
-const std::vector<TaskInfo>& tasks() {
-  static const std::vector<TaskInfo> table = build_table();
-  return table;
-}
+const std::vector<TaskInfo>& tasks() { return registry().all(); }
 
 Options task_options() {
-  static const Options defaults = [] {
-    std::vector<OptionSpec> specs;
-    for (const TaskInfo& t : tasks()) specs.insert(specs.end(), t.options.begin(), t.options.end());
-    return Options(specs);
-  }();
+  static const Options defaults = registry().merged_options();
   return defaults;
 }
 
 const std::vector<std::string>& task_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const TaskInfo& t : tasks()) n.push_back(t.name);
-    return n;
-  }();
+  static const std::vector<std::string> names = registry().name_list();
   return names;
 }
 
@@ -74,17 +64,9 @@ std::vector<std::string> default_study_tasks() {
   return names;
 }
 
-std::string task_names_list() {
-  std::string known;
-  for (const std::string& n : task_names()) known += (known.empty() ? "" : ", ") + n;
-  return known;
-}
+std::string task_names_list() { return registry().names(); }
 
-const TaskInfo& task_info(const std::string& name) {
-  for (const TaskInfo& t : tasks())
-    if (t.name == name) return t;
-  fail("unknown task '", name, "'; known tasks: ", task_names_list());
-}
+const TaskInfo& task_info(const std::string& name) { return registry().at(name); }
 
 std::unique_ptr<Task> make_task(const TaskConfig& config) { return task_info(config.name).make(config); }
 

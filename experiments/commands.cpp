@@ -5,6 +5,8 @@
 // and add ONE line to ORDO_COMMANDS below (docs/guides/add-subcommand.md walks through it).
 #include "experiments/commands.h"
 
+#include "core/registry.h"
+
 // One line per subcommand, in `ordo --help` order (a '-' in a name is '_' here).
 #define ORDO_COMMANDS      \
   ORDO_COMMAND(train)      \
@@ -22,17 +24,21 @@ namespace ordo {
 ORDO_COMMANDS
 #undef ORDO_COMMAND
 
-const std::vector<CommandInfo>& commands() {
+namespace {
+
+const Registry<CommandInfo>& registry() {
 #define ORDO_COMMAND(name) command_info_##name(),
-  static const std::vector<CommandInfo> table = {ORDO_COMMANDS};
+  static const Registry<CommandInfo> table("command", {ORDO_COMMANDS});
 #undef ORDO_COMMAND
   return table;
 }
 
-const CommandInfo* find_command(const std::string& name) {
-  for (const CommandInfo& c : commands())
-    if (c.name == name) return &c;
-  return nullptr;
-}
+}  // namespace
+
+const std::vector<CommandInfo>& commands() { return registry().all(); }
+
+const CommandInfo* find_command(const std::string& name) { return registry().find(name); }
+
+std::string command_names() { return registry().names(); }
 
 }  // namespace ordo

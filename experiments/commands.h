@@ -27,6 +27,8 @@ struct CommandInfo {
 const std::vector<CommandInfo>& commands();
 // nullptr when no subcommand has that name.
 const CommandInfo* find_command(const std::string& name);
+// "train, compare, ...": the names, in `ordo --help` order.
+std::string command_names();
 
 // Thrown for bad input before anything is written: main() prints it and exits with 2.
 struct InputError : std::runtime_error {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/cluster.h"
+#include "core/strings.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
@@ -20,18 +21,12 @@ namespace ordo {
 
 namespace {
 
-std::string comma_list(const std::vector<std::string>& names) {
-  std::string s;
-  for (const std::string& n : names) s += (s.empty() ? "" : ",") + n;
-  return s;
-}
-
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
-      {"tasks", "tasks to compare, comma-separated, or all", comma_list(default_study_tasks()), false},
+      {"tasks", "tasks to compare, comma-separated, or all", join(default_study_tasks(), ","), false},
       {"encodings", "encodings to compare, comma-separated, or all (every registered encoding that can run on the "
                     "tasks; fourier2d on its default --grid-w)",
-       comma_list(default_study_encodings()), false},
+       join(default_study_encodings(), ","), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
       {"vary", "KEY=V1,V2,...: also sweep a setting (repeatable; the Cartesian product with tasks x encodings x seeds), "

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "core/cluster.h"
+#include "core/strings.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "experiments/progress.h"
@@ -61,9 +62,7 @@ int cmd_demo(const Args& args) {
     throw InputError(e.what());
   }
   if (p.help) {
-    std::string tasks, encs;
-    for (const std::string& t : default_study_tasks()) tasks += (tasks.empty() ? "" : ", ") + t;
-    for (const std::string& e : default_study_encodings()) encs += (encs.empty() ? "" : ", ") + e;
+    const std::string tasks = join(default_study_tasks()), encs = join(default_study_encodings());
     std::printf("%s", cli::help_text("ordo demo [--out DIR] [--force]",
                                      "Runs `ordo compare` on the default grid (tasks " + tasks + " x encodings " + encs +
                                          ") with one seed and a small demo preset, then prints the summary.",
@@ -71,8 +70,7 @@ int cmd_demo(const Args& args) {
     return 0;
   }
   const std::string out = p.option("out");
-  std::string preset_text;
-  for (const std::string& a : demo_preset()) preset_text += (preset_text.empty() ? "" : " ") + a;
+  const std::string preset_text = join(demo_preset(), " ");
   const bool rank0 = cluster().rank() == 0;  // over MPI, rank 0 speaks for the job
   if (rank0)
     std::printf("demo preset: %s\n  (SPEC defaults are 2000 steps, warmup 100, eval every 250, and `ordo compare` keeps "

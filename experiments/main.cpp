@@ -74,8 +74,6 @@ int main(int argc, char** argv) {
     world.leave();
     return code;
   }
-  std::string known;
-  for (const ordo::CommandInfo& c : ordo::commands()) known += (known.empty() ? "" : ", ") + c.name;
-  std::fprintf(stderr, "ordo: error: unknown command '%s'; known: %s\n", name.c_str(), known.c_str());
+  std::fprintf(stderr, "ordo: error: unknown command '%s'; known: %s\n", name.c_str(), ordo::command_names().c_str());
   return 2;
 }

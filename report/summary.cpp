@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "data/task.h"
 
 namespace ordo {
@@ -40,17 +41,6 @@ std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-// "a, b and c"; `sep` between all but the last two, `last_sep` before the last.
-std::string join(const std::vector<std::string>& items, const std::string& last_sep = " and ",
-                 const std::string& sep = ", ") {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? last_sep : sep;
-    out += items[i];
-  }
-  return out;
 }
 
 // The mean training loss over the tenth of the run that ends at its midpoint and over its
@@ -273,7 +263,7 @@ namespace {
 
 // "a, b and c", or with more than kMaxNames names "a, b, c, d, e and 4 more (see the table)".
 std::string capped(const std::vector<std::string>& names) {
-  if (static_cast<int>(names.size()) <= kMaxNames) return join(names);
+  if (static_cast<int>(names.size()) <= kMaxNames) return join(names, ", ", " and ");
   std::vector<std::string> shown(names.begin(), names.begin() + kMaxNames);
   return join(shown, ", ") + " and " + std::to_string(names.size() - kMaxNames) + " more (see the table)";
 }

@@ -17,6 +17,7 @@
 #include "core/cluster.h"
 #include "core/parallel.h"
 #include "core/shared_cores.h"
+#include "core/strings.h"
 #include "layers/posenc/encoding.h"
 #include "report/atomic_file.h"
 #include "report/checkpoint_file.h"
@@ -30,12 +31,6 @@ namespace ordo {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : sep) + item;
-  return s;
-}
 
 // Every name known and listed once.
 // `all` alone stands for every registered name, in registry order.

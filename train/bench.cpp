@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/strings.h"
 #include "data/task.h"
 #include "layers/posenc/encoding.h"
 #include "train/trainer.h"
@@ -54,12 +55,12 @@ const std::string& bench_task() {
 }
 
 const BenchConfig& find_bench_config(const std::string& name) {
-  std::string known;
+  std::vector<std::string> known;
   for (const BenchConfig& c : bench_configs()) {
     if (c.name == name) return c;
-    known += (known.empty() ? "" : ", ") + c.name;
+    known.push_back(c.name);
   }
-  fail("unknown benchmark configuration '", name, "'; known: ", known);
+  fail("unknown benchmark configuration '", name, "'; known: ", join(known));
 }
 
 double train_step_gflop(const BenchConfig& c) {

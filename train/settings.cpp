@@ -8,6 +8,7 @@
 
 #include <set>
 
+#include "core/strings.h"
 #include "data/task.h"
 #include "layers/posenc/encoding.h"
 
@@ -16,15 +17,6 @@ namespace ordo {
 namespace {
 
 std::string num(double v) { return format_real(v); }
-
-std::string join(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(v[i]);
-  }
-  return s;
-}
 
 // Builders for the table: an int64, double, string or bool field of TrainConfig.
 template <class Get>

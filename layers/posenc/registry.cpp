@@ -3,10 +3,11 @@
 // To add an encoding: write layers/posenc/<name>.cpp defining
 //   EncodingInfo encoding_info_<name>();   // name, summary, options, factory
 // and add ONE line to ORDO_ENCODINGS below (docs/guides/add-encoding.md walks through it).
-// The list is expanded twice: once to declare the functions, once to build the table.
-#include <set>
+// The list is expanded twice: once to declare the functions, once to build the table, a
+// Registry (core/registry.h) that checks the names and finds an entry by name.
 #include <string>
 
+#include "core/registry.h"
 #include "layers/posenc/encoding.h"
 
 // One line per encoding, in --help order: ORDO_ENCODING(name), then a backslash.
@@ -36,48 +37,37 @@ ORDO_ENCODINGS
 
 namespace {
 
-std::vector<EncodingInfo> build_table() {
+// What an entry must hold beyond a unique name (core/registry.h checks that).
+void check_entry(const EncodingInfo& e) { ORDO_CHECK(e.make != nullptr, "encoding '", e.name, "' has no factory"); }
+
+const Registry<EncodingInfo>& registry() {
   // Pass 2: the table, in the order listed.
 #define ORDO_ENCODING(name) encoding_info_##name(),
-  std::vector<EncodingInfo> table = {ORDO_ENCODINGS};
+  static const Registry<EncodingInfo> table("encoding", {ORDO_ENCODINGS}, "known", check_entry);
 #undef ORDO_ENCODING
-  std::set<std::string> names;
-  int defaults = 0;
-  for (const EncodingInfo& e : table) defaults += e.is_default ? 1 : 0;
-  ORDO_CHECK(defaults == 1, "exactly one encoding must set is_default; ", defaults, " do");
-  for (const EncodingInfo& e : table) {
-    ORDO_CHECK(names.insert(e.name).second, "encoding '", e.name, "' is registered twice");
-    ORDO_CHECK(e.make != nullptr, "encoding '", e.name, "' has no factory");
-  }
   return table;
 }
 
 }  // namespace
 
-const std::vector<EncodingInfo>& encodings() {
-  static const std::vector<EncodingInfo> table = build_table();
-  return table;
-}
+const std::vector<EncodingInfo>& encodings() { return registry().all(); }
 
 Options encoding_options() {
-  static const Options defaults = [] {
-    std::vector<OptionSpec> specs;
-    for (const EncodingInfo& e : encodings()) specs.insert(specs.end(), e.options.begin(), e.options.end());
-    return Options(specs);
-  }();
+  static const Options defaults = registry().merged_options();
   return defaults;
 }
 
-std::string encoding_names() {
-  std::string known;
-  for (const EncodingInfo& info : encodings()) known += (known.empty() ? "" : ", ") + info.name;
-  return known;
-}
+std::string encoding_names() { return registry().names(); }
 
 const std::string& default_encoding() {
-  for (const EncodingInfo& e : encodings())
-    if (e.is_default) return e.name;
-  fail("no default encoding");  // build_table() checked there is one
+  const EncodingInfo* chosen = nullptr;
+  for (const EncodingInfo& e : encodings()) {
+    if (!e.is_default) continue;
+    ORDO_CHECK(chosen == nullptr, "exactly one encoding must set is_default; ", chosen->name, " and ", e.name, " do");
+    chosen = &e;
+  }
+  ORDO_CHECK(chosen != nullptr, "exactly one encoding must set is_default; none does");
+  return chosen->name;
 }
 
 std::vector<std::string> default_study_encodings() {
@@ -87,11 +77,7 @@ std::vector<std::string> default_study_encodings() {
   return names;
 }
 
-const EncodingInfo& encoding_info(const std::string& name) {
-  for (const EncodingInfo& info : encodings())
-    if (name == info.name) return info;
-  fail("unknown encoding '", name, "'; known: ", encoding_names());
-}
+const EncodingInfo& encoding_info(const std::string& name) { return registry().at(name); }
 
 std::unique_ptr<PositionalEncoding> make_encoding(const std::string& name, const EncodingConfig& cfg) {
   const EncodingInfo& info = encoding_info(name);

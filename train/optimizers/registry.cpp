@@ -3,8 +3,7 @@
 // To add an optimizer: write train/optimizers/<name>.cpp defining
 //   OptimizerInfo optimizer_info_<name>();   // name, summary, options, factory, check
 // and add ONE line to ORDO_OPTIMIZERS below (docs/guides/add-optimizer.md walks through it).
-#include <set>
-
+#include "core/registry.h"
 #include "train/optimizer.h"
 
 // One line per optimizer, in --help order.
@@ -21,44 +20,27 @@ ORDO_OPTIMIZERS
 
 namespace {
 
-std::vector<OptimizerInfo> build_table() {
+// What an entry must hold beyond a unique name (core/registry.h checks that).
+void check_entry(const OptimizerInfo& o) { ORDO_CHECK(o.make != nullptr, "optimizer '", o.name, "' has no factory"); }
+
+const Registry<OptimizerInfo>& registry() {
 #define ORDO_OPTIMIZER(name) optimizer_info_##name(),
-  std::vector<OptimizerInfo> table = {ORDO_OPTIMIZERS};
+  static const Registry<OptimizerInfo> table("optimizer", {ORDO_OPTIMIZERS}, "known", check_entry);
 #undef ORDO_OPTIMIZER
-  std::set<std::string> names;
-  for (const OptimizerInfo& o : table) {
-    ORDO_CHECK(names.insert(o.name).second, "optimizer '", o.name, "' is registered twice");
-    ORDO_CHECK(o.make != nullptr, "optimizer '", o.name, "' has no factory");
-  }
   return table;
 }
 
 }  // namespace
 
-const std::vector<OptimizerInfo>& optimizers() {
-  static const std::vector<OptimizerInfo> table = build_table();
-  return table;
-}
+const std::vector<OptimizerInfo>& optimizers() { return registry().all(); }
 
 Options optimizer_options() {
-  static const Options defaults = [] {
-    std::vector<OptionSpec> specs;
-    for (const OptimizerInfo& o : optimizers()) specs.insert(specs.end(), o.options.begin(), o.options.end());
-    return Options(specs);
-  }();
+  static const Options defaults = registry().merged_options();
   return defaults;
 }
 
-std::string optimizer_names() {
-  std::string known;
-  for (const OptimizerInfo& o : optimizers()) known += (known.empty() ? "" : ", ") + o.name;
-  return known;
-}
+std::string optimizer_names() { return registry().names(); }
 
-const OptimizerInfo& optimizer_info(const std::string& name) {
-  for (const OptimizerInfo& o : optimizers())
-    if (o.name == name) return o;
-  fail("unknown optimizer '", name, "'; known: ", optimizer_names());
-}
+const OptimizerInfo& optimizer_info(const std::string& name) { return registry().at(name); }
 
 }  // namespace ordo
