@@ -18,6 +18,8 @@ namespace ordo {
 enum class HeadType { Token, Pooled, Cls };
 const char* head_name(HeadType h);
 HeadType parse_head(const std::string& name);  // "token", "pooled", "cls"
+// Tokens the head adds before a sequence's own: 1 for the cls token, else 0.
+inline int64_t head_tokens(HeadType h) { return h == HeadType::Cls ? 1 : 0; }
 
 struct ModelConfig {
   int64_t vocab_size = 0;   // token ids in [0, vocab_size), 0 = PAD

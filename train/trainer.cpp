@@ -11,7 +11,9 @@
 #include "core/ops.h"
 #include "core/rng.h"
 #include "train/memory.h"
+#include "train/micro_batches.h"
 #include "train/random_positions.h"
+#include "train/streams.h"
 #include "train/version.h"
 
 namespace ordo {
@@ -44,9 +46,6 @@ bool all_finite(const Tensor& t) {
   return bad == 0;
 }
 
-// Data-parallel messages (core/cluster.h): the running gradient sum, and each part's loss.
-constexpr int kTagGradients = 1001, kTagLosses = 1002;
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -59,7 +58,7 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
   m.num_classes = task.num_classes();
   m.head = choose_head(cfg, task);
   m.seed = cfg.seed;
-  const int64_t positions = task.max_len() + (m.head == HeadType::Cls ? 1 : 0);
+  const int64_t positions = task.max_len() + head_tokens(m.head);
   // Randomized positions reach N - 1: the learned table then has N rows, rbf spans [0, N).
   m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : cfg.random_positions > 0 ? cfg.random_positions : positions;
   m.posenc.train_positions = positions;
@@ -73,7 +72,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   cfg_.task = task_->config();  // the length range resolved to numbers
   cfg_.model = model_config(cfg_, *task_);
   if (cfg_.random_positions > 0) {  // every position a training or evaluation sequence takes
-    const int64_t extra = cfg_.model.head == HeadType::Cls ? 1 : 0;
+    const int64_t extra = head_tokens(cfg_.model.head);
     int64_t longest = task_->max_len();
     for (int64_t len : cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens)
       longest = std::max(longest, len);
@@ -97,105 +96,47 @@ void Trainer::train_over(Cluster& world) {
   world_ = n > 1 ? &world : nullptr;
 }
 
-std::vector<double> Trainer::accumulate_gradients(const Batch& batch, int64_t first, int64_t last) {
-  const int64_t M = cfg_.micro_batches, per = batch.batch_size() / M;
-  const char* hint = cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
-  // Each part's loss is weighted by its share of the batch's scored targets, so that the
-  // parts' gradients add up to the gradient of the batch's mean loss.
-  double scored = 0;
-  for (int64_t i = 0; i < batch.score.numel(); ++i) scored += batch.score.data()[i];
-  std::vector<double> losses;
-  std::vector<Real> sum;                  // the running sum of the parts' gradients, flat
-  std::vector<std::vector<Real>> parts;   // over MPI, on ranks > 0: each part's gradient
-  const bool first_in_order = world_ == nullptr || world_->rank() == 0;
-  for (int64_t part = first; part < last; ++part) {
-    tape_.clear();
-    const Batch mb = M == 1 ? Batch{} : slice(batch, part * per, (part + 1) * per);
-    const Batch& b = M == 1 ? batch : mb;
-    ForwardOptions fo;
-    fo.training = true;
-    fo.dropout_seed = mix64(cfg_.seed ^ 0xD50Full);
-    fo.step = static_cast<uint64_t>(step_ * M + part);  // each part its own dropout masks
-    if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step, shared by its parts
-      fo.positions = random_positions(mix64(cfg_.seed ^ 0x9A2D05ull), static_cast<uint64_t>(step_),
-                                      batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0), cfg_.random_positions);
-    ForwardResult r = model_->forward(tape_, b.tokens, b.lengths, fo);
-    Var loss = task_loss(tape_, r.logits, b);
-    if (M > 1) {
-      double part_scored = 0;
-      for (int64_t i = 0; i < b.score.numel(); ++i) part_scored += b.score.data()[i];
-      loss = scale(tape_, loss, static_cast<Real>(part_scored / scored));
-    }
-    const double value = tape_.value(loss).item();
-    ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1, hint);
-    losses.push_back(value);
-    optimizer_->zero_grad();
-    tape_.backward(loss);
-    tape_.clear();
-    if (M == 1) break;  // the gradient is in place
-    std::vector<Real> g;
-    for (const Parameter* p : params_) g.insert(g.end(), p->grad.data(), p->grad.data() + p->grad.numel());
-    if (part == first && first_in_order) sum = std::move(g);
-    else if (first_in_order) for (size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
-    else parts.push_back(std::move(g));
-  }
-  if (M == 1) return losses;
-  // Over MPI the sum travels along the ranks in part order: rank r adds its parts, one by
-  // one, to the sum of every earlier part, and the last rank's total goes to all.
-  if (world_) {
-    const int rank = world_->rank(), n = world_->size();
-    if (rank > 0) {
-      size_t total = 0;
-      for (const Parameter* p : params_) total += static_cast<size_t>(p->grad.numel());
-      sum.resize(total);
-      world_->receive_floats(rank - 1, kTagGradients, sum.data(), static_cast<int64_t>(sum.size()));
-      for (const std::vector<Real>& g : parts)
-        for (size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
-    }
-    if (rank + 1 < n) world_->send_floats(rank + 1, kTagGradients, sum.data(), static_cast<int64_t>(sum.size()));
-    world_->broadcast(sum.data(), static_cast<int64_t>(sum.size()), n - 1);
-  }
-  size_t at = 0;
-  for (Parameter* p : params_) {
-    std::copy(sum.begin() + static_cast<std::ptrdiff_t>(at), sum.begin() + static_cast<std::ptrdiff_t>(at + p->grad.numel()),
-              p->grad.data());
-    at += static_cast<size_t>(p->grad.numel());
-  }
-  return losses;
+double Trainer::forward_backward(const Batch& part, double weight, int64_t index) {
+  tape_.clear();
+  ForwardOptions fo;
+  fo.training = true;
+  fo.dropout_seed = stream_key(cfg_.seed, Stream::dropout);
+  fo.step = static_cast<uint64_t>(step_ * cfg_.micro_batches + index);  // each part its own dropout masks
+  if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step, shared by its parts
+    fo.positions = random_positions(stream_key(cfg_.seed, Stream::random_positions), static_cast<uint64_t>(step_),
+                                    part.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
+  ForwardResult r = model_->forward(tape_, part.tokens, part.lengths, fo);
+  Var loss = task_loss(tape_, r.logits, part);
+  if (weight != 1.0) loss = scale(tape_, loss, static_cast<Real>(weight));  // the part's share of the batch
+  const double value = tape_.value(loss).item();
+  ORDO_CHECK(std::isfinite(value), "numerics: the loss is ", value, " at step ", step_ + 1, numerics_hint());
+  optimizer_->zero_grad();
+  tape_.backward(loss);
+  tape_.clear();
+  return value;
 }
 
-double Trainer::train_step() {
-  const char* hint = cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
+double Trainer::train_step(double lr) {
   tape_.clear();
   tape_.set_check_numerics(cfg_.check_numerics);
-  Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
-  const int64_t M = cfg_.micro_batches;
-  const int64_t rank = world_ ? world_->rank() : 0, ranks = world_ ? world_->size() : 1;
+  const Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
+  const MicroBatches parts{cfg_.micro_batches, world_};
   std::vector<double> losses;
   try {
-    losses = accumulate_gradients(batch, M * rank / ranks, M * (rank + 1) / ranks);
+    losses = parts.gradient(batch, params_, [this](const Batch& part, double weight, int64_t index) {
+      return forward_backward(part, weight, index);
+    });
   } catch (const Error& e) {
     tape_.clear();
     // The tape's --check-numerics scan names the op; the step is ours to add.
     if (std::string_view(e.what()).starts_with("numerics: non-finite")) fail(e.what(), " at step ", step_ + 1);
     throw;
   }
-  if (world_ && world_->rank() > 0) {  // rank 0 logs the loss: it gets every part's share
-    world_->send(0, kTagLosses, std::string(reinterpret_cast<const char*>(losses.data()), losses.size() * sizeof(double)));
-  } else if (world_) {
-    for (int r = 1; r < world_->size(); ++r) {
-      const std::string bytes = world_->wait(kTagLosses, r)->bytes;
-      const size_t at = losses.size();
-      losses.resize(at + bytes.size() / sizeof(double));
-      std::memcpy(losses.data() + at, bytes.data(), bytes.size());
-    }
-  }
-  double value = 0;  // the batch's mean loss: the parts' shares added in part order
-  for (double v : losses) value += v;
+  double loss = 0;  // the batch's mean loss: the parts' shares added in part order
+  for (double v : parts.gather_losses(std::move(losses))) loss += v;
   last_grad_norm_ = clip_grad_norm(params_, cfg_.clip);
-  ORDO_CHECK(std::isfinite(last_grad_norm_), "numerics: the gradient norm is ", last_grad_norm_,
-             " at step ", step_ + 1, hint);
-  const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
+  ORDO_CHECK(std::isfinite(last_grad_norm_), "numerics: the gradient norm is ", last_grad_norm_, " at step ",
+             step_ + 1, numerics_hint());
   optimizer_->step(lr);
   for (Parameter* p : params_) p->project();  // bounded parameters back into their range
   // A finite gradient can still overflow a parameter (a huge --lr); stop before that state
@@ -203,11 +144,11 @@ double Trainer::train_step() {
   for (const Parameter* p : params_)
     ORDO_CHECK(all_finite(p->value), "numerics: the update of step ", step_ + 1, " (lr ", lr,
                ") made parameter ", p->name, " non-finite; lower --lr or set --clip");
-  return value;
+  return loss;
 }
 
 double Trainer::step_once() {
-  const double loss = train_step();
+  const double loss = train_step(learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps));
   ++step_;
   return loss;
 }
@@ -224,10 +165,9 @@ std::vector<EvalResult> Trainer::evaluate() {
       NoGradGuard guard(tape_);
       ForwardOptions fo;
       if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
-        fo.positions = random_positions(mix64(cfg_.eval_seed ^ 0x9A2D05ull),
+        fo.positions = random_positions(stream_key(cfg_.eval_seed, Stream::random_positions),
                                         (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
-                                        batch.tokens.dim(1) + (cfg_.model.head == HeadType::Cls ? 1 : 0),
-                                        cfg_.random_positions);
+                                        batch.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
       ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);
       r.counts.add(score_batch(tape_.value(fr.logits), batch));
       if (eval_observer_) eval_observer_(set.length, i + 1, batches, seconds_since(t0));
@@ -257,7 +197,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   while (step_ < cfg_.steps) {
     const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
-    const double loss = train_step();
+    const double loss = train_step(lr);
     ++step_;
     const double wall = elapsed_before_ + seconds_since(t0);
     log_.step.push_back(step_);

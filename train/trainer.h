@@ -85,10 +85,15 @@ class Trainer {
   const std::vector<EvalSet>& eval_sets() const { return eval_sets_; }
 
  private:
-  double train_step();  // one step at step_, returns the loss
-  // The summed gradient of micro-batches [first, last) of `batch` into the parameters'
-  // gradients (over MPI: of every rank's); returns each part's share of the loss.
-  std::vector<double> accumulate_gradients(const Batch& batch, int64_t first, int64_t last);
+  // One optimisation step at step_ with learning rate lr; returns the batch's mean loss:
+  // the batch, its gradient (in parts, over the ranks: train/micro_batches.h), clipping,
+  // the optimizer's update, the bounded parameters projected back.
+  double train_step(double lr);
+  // Forward and backward of one part of a batch (a MicroBatches PartStep).
+  double forward_backward(const Batch& part, double weight, int64_t index);
+  const char* numerics_hint() const {
+    return cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
+  }
   void record_eval(const std::vector<EvalResult>& results);
 
   TrainConfig cfg_;
