@@ -127,7 +127,7 @@ Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
 
 namespace ordo {
 
-// ---- fused attention (core/ops/attention.cpp) ------------------------------------------
+// ---- fused attention (core/ops/fused_attention.cpp) ------------------------------------------
 // softmax(q k^T * scale + bias + mask) v for q, k, v (B, L, H, d_h) (the projections'
 // layout, heads inner; the output too), computed tile by tile with an online softmax: no
 // (B, H, L, L) tensor is ever stored. The backward recomputes

@@ -1,4 +1,4 @@
-// core/ops/attention.cpp: fused scaled-dot-product attention with an online softmax.
+// core/ops/fused_attention.cpp: fused scaled-dot-product attention with an online softmax.
 //
 // q, k, v and the output are (B, L, H, d): the layout the projections produce, so the
 // attention layer reshapes instead of permuting (4 permutes per layer were 6% of a tiny
