@@ -49,6 +49,7 @@
 // products; tiny on a Zen 5 went from 46% to 51% of peak with both changes). exp is
 // core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -84,6 +85,21 @@ Real* pair_scratch(size_t n) {
   thread_local std::vector<Real> buffer;
   if (buffer.size() < n) buffer.resize(n);
   return buffer.data();
+}
+
+// The arrays of sizes[0], sizes[1], ... laid out one after another in this thread's pair
+// scratch: the scratch's size and every array's offset come from this one list.
+template <size_t N>
+std::array<Real*, N> carve_scratch(const std::array<int64_t, N>& sizes) {
+  int64_t total = 0;
+  for (int64_t n : sizes) total += n;
+  Real* at = pair_scratch(static_cast<size_t>(total));
+  std::array<Real*, N> arrays{};
+  for (size_t i = 0; i < N; ++i) {
+    arrays[i] = at;
+    at += sizes[i];
+  }
+  return arrays;
 }
 
 // The softmax is taken in base 2: scores are scaled by log2(e) (folded into the q scale and
@@ -269,6 +285,10 @@ inline Real lanes_sum(const Real* part) {
   return sum;
 }
 
+// The bias on the logits: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or
+// full (H, L, L).
+enum class BiasForm { none, relative, full };
+
 // Everything the kernels need to know about one call.
 struct Plan {
   int64_t B = 0, H = 0, L = 0, d = 0;
@@ -276,7 +296,7 @@ struct Plan {
   int64_t ld = 0;  // row stride of q, k, v, O and their gradients: H d
   Real scale = 1;
   Real qscale = 1;    // scale * log2(e): q's factor, for scores in base 2
-  int bias_kind = 0;  // 0 none, 1 relative (H, 2L - 1), 2 full (H, L, L)
+  BiasForm bias_form = BiasForm::none;
   bool causal = false;
   std::vector<int32_t> key_lengths;  // (B)
   // Packed sequences (fused_attention_packed): sequence b's rows start at row starts[b] of
@@ -294,10 +314,15 @@ struct Plan {
     const int64_t end = causal ? std::min<int64_t>(key_lengths[b], t + 1) : key_lengths[b];
     return std::max<int64_t>(end, 0);
   }
+  // Entries of one head's bias (and of its gradient).
+  int64_t bias_per_head() const { return bias_form == BiasForm::relative ? 2 * L - 1 : L * L; }
+  // Within one head's bias, the entry of query t and key u0 (the keys after u0 follow it).
+  int64_t bias_index(int64_t t, int64_t u0) const {
+    return bias_form == BiasForm::relative ? (u0 - t) + L - 1 : t * L + u0;
+  }
   // First entry of the bias row of query t for keys from u0 on (contiguous in u).
   const Real* bias_row(const Real* bias, int64_t h, int64_t t, int64_t u0) const {
-    if (bias_kind == 1) return bias + h * (2 * L - 1) + (u0 - t) + L - 1;
-    return bias + (h * L + t) * L + u0;
+    return bias + h * bias_per_head() + bias_index(t, u0);
   }
 };
 
@@ -329,16 +354,18 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t 
 void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
                   const Real* v, const Real* bias, Real* O, Real* lse) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
-  Real* Qs = pair_scratch(3 * kTile * dp + dp * kTile + kTile * kTile + 4 * kTile + kTile * kLanes);  // (kTile, dp): scale * q
-  Real* acc = Qs + kTile * dp;       // (kTile, dp): running sum_u p_u v_u
-  Real* Vs = acc + kTile * dp;       // (kTile, dp): v of the key tile
-  Real* Kt = Vs + kTile * dp;        // (dp, kTile): k of the key tile, transposed
-  Real* S = Kt + dp * kTile;         // (kTile, kTile): scores, then probabilities
-  Real* m = S + kTile * kTile;       // (kTile): running max
-  Real* l = m + kTile;               // (kTile): running sum
-  Real* alpha = l + kTile;           // (kTile): rescaling of the previous tiles
-  Real* m_new = alpha + kTile;       // (kTile): the running max with this key tile
-  Real* part = m_new + kTile;        // (kTile, kLanes): each row's sum of p_u, in lanes
+  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part] = carve_scratch<10>({
+      kTile * dp,      // Qs (kTile, dp): scale * q
+      kTile * dp,      // acc (kTile, dp): running sum_u p_u v_u
+      kTile * dp,      // Vs (kTile, dp): v of the key tile
+      dp * kTile,      // Kt (dp, kTile): k of the key tile, transposed
+      kTile * kTile,   // S (kTile, kTile): scores, then probabilities
+      kTile,           // m (kTile): running max
+      kTile,           // l (kTile): running sum
+      kTile,           // alpha (kTile): rescaling of the previous tiles
+      kTile,           // m_new (kTile): the running max with this key tile
+      kTile * kLanes,  // part (kTile, kLanes): each row's sum of p_u, in lanes
+  });
 
   for (int64_t t0 = 0; t0 < L; t0 += kTile) {
     const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
@@ -432,17 +459,19 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
                    const Real* dO, const PairGrads& g) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
   const int64_t Lp = p.tiles() * kTile;
-  Real* Qs = pair_scratch(3 * Lp * dp + Lp + 5 * kTile * dp + 2 * kTile * kTile);  // (Lr, dp): scale * q
-  Real* dOs = Qs + Lp * dp;        // (Lr, dp): dO, zero padded
-  Real* dQacc = dOs + Lp * dp;     // (Lr, dp): sum_u dS[t, u] k_u
-  Real* D = dQacc + Lp * dp;       // (L): dO_t . O_t
-  Real* Kt = D + Lp;               // (dp, kTile)
-  Real* Vt = Kt + dp * kTile;      // (dp, kTile)
-  Real* Ks = Vt + dp * kTile;      // (kTile, dp)
-  Real* dKacc = Ks + kTile * dp;   // (kTile, dp): sum_t dS[t, u] (s q_t)
-  Real* dVacc = dKacc + kTile * dp;  // (kTile, dp): sum_t P[t, u] dO_t
-  Real* P = dVacc + kTile * dp;    // (kTile, kTile)
-  Real* dS = P + kTile * kTile;    // (kTile, kTile): dP, then dS
+  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS] = carve_scratch<11>({
+      Lp * dp,        // Qs (Lr, dp): scale * q
+      Lp * dp,        // dOs (Lr, dp): dO, zero padded
+      Lp * dp,        // dQacc (Lr, dp): sum_u dS[t, u] k_u
+      Lp,             // D (L): dO_t . O_t
+      dp * kTile,     // Kt (dp, kTile): k of the key tile, transposed
+      dp * kTile,     // Vt (dp, kTile): v of the key tile, transposed
+      kTile * dp,     // Ks (kTile, dp): k of the key tile
+      kTile * dp,     // dKacc (kTile, dp): sum_t dS[t, u] (s q_t)
+      kTile * dp,     // dVacc (kTile, dp): sum_t P[t, u] dO_t
+      kTile * kTile,  // P (kTile, kTile)
+      kTile * kTile,  // dS (kTile, kTile): dP, then dS
+  });
 
   copy_padded(q, L, d, ld, p.qscale, Qs, Lr, dp);
   copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
@@ -502,7 +531,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
           const int64_t t = t0 + i;
           const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
           const Real* __restrict ds = dS + i * kTile;
-          Real* __restrict db = p.bias_kind == 1 ? g.dbias + (u0 - t) + p.L - 1 : g.dbias + t * p.L + u0;
+          Real* __restrict db = g.dbias + p.bias_index(t, u0);
           for (int64_t x = 0; x < nv; ++x) db[x] += ds[x];
         }
       }
@@ -545,11 +574,11 @@ void check_plan(Tape& t, Plan& p, const FusedAttentionBias& bias, const Shape& q
     if (bias.relative) {
       ORDO_CHECK(s == relative_shape, op, ": a relative bias must be (H, 2L - 1) = (", p.H, ", ",
                  2 * p.L - 1, ") for q ", q_shape, " and L = ", p.L, ", got ", s);
-      p.bias_kind = 1;
+      p.bias_form = BiasForm::relative;
     } else {
       ORDO_CHECK(s == full_shape, op, ": a full bias must be (H, L, L) = (", p.H, ", ", p.L, ", ",
                  p.L, ") for q ", q_shape, " and L = ", p.L, ", got ", s);
-      p.bias_kind = 2;
+      p.bias_form = BiasForm::full;
     }
   }
 }
@@ -643,7 +672,7 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
       backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + (b * p.H + h) * p.L,
                     dod + o, g);
     };
-    if (p.bias_kind == 2 && dbias) {
+    if (p.bias_form == BiasForm::full && dbias) {
       // Full bias: one head per iteration, batch entries in order, straight into dbias.
       parallel_for(p.H, p.B * cost, [&](int64_t h) {
         for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
