@@ -136,8 +136,9 @@ namespace ordo {
 //         its gradient is accumulated when it needs one (t5's learned table).
 //   key_lengths (B): keys u >= key_lengths[b] are masked (key padding);
 //   causal: keys u > t are masked.
-// A query row with every key masked outputs zeros. Matches the unfused composition
-// (matmul, scale, add, softmax, matmul) within 1e-5 in values and gradients.
+// A query row with every key masked outputs zeros. Matches the reference kernel
+// (attention_reference, below) and the unfused composition (matmul, scale, add, softmax,
+// matmul) within 1e-5 in values and gradients.
 struct FusedAttentionBias {
   std::optional<Var> values;
   bool relative = false;
@@ -152,5 +153,11 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
 // zero output gradient, as the output mask gives them).
 Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
                            const std::vector<int32_t>& lengths, int64_t L, bool causal, Real scale);
+// The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
+// inputs and masks, computed with plain loops as the formulas read (every score of a row
+// kept, P stored for the backward). What the tests hold the fast kernel to; not for
+// training.
+Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                        const std::vector<int32_t>& key_lengths, bool causal, Real scale);
 
 }  // namespace ordo

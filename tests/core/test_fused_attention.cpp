@@ -1,6 +1,7 @@
-// tests/core/test_fused_attention.cpp: fused_attention (float32) against the unfused
-// composition of ops (matmul, scale, expand_relative, add, softmax with the additive mask,
-// matmul): values and gradients of q, k, v and the bias agree within 1e-5, for relative
+// tests/core/test_fused_attention.cpp: fused_attention (float32) against its reference
+// kernel (attention_reference: plain loops) and against the unfused composition of ops
+// (matmul, scale, expand_relative, add, softmax with the additive mask, matmul): values and
+// gradients of q, k, v and the bias agree within 1e-5, for relative
 // (ALiBi-like and random T5-like) and full biases, key padding and causal masks, one tile
 // and several; bit-identical results for 1 and 2 threads; a fully masked row gives zeros.
 #include <catch2/catch.hpp>
@@ -87,10 +88,14 @@ Tensor packed_copy(const Tensor& x, const std::vector<int32_t>& lengths) {
   return out;
 }
 
+// Which computation of attention a run takes: the fast kernel, the reference kernel
+// (core/ops/attention_reference.cpp: plain loops) or the composition of unfused ops.
+enum class Kernel { fused, reference, unfused };
+
 // through_op: q, k and v reach the op through scale(., 1) (exact), so their gradient
 // buffers are fresh and the fused backward stores instead of adding (as inside the model).
 // packed: fused_attention_packed on the real rows (R's real rows as the output gradient).
-Result run(const Problem& pb, bool fused, bool through_op = false, bool packed = false) {
+Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packed = false) {
   auto leaf = [&](const Tensor& x) { return packed ? packed_copy(x, pb.lengths) : x.clone(); };
   Parameter pq("q", leaf(pb.q)), pk("k", leaf(pb.k)), pv("v", leaf(pb.v));
   Parameter pbias("bias", pb.bias_values.defined() ? pb.bias_values.clone() : Tensor::zeros(Shape{1}));
@@ -104,9 +109,12 @@ Result run(const Problem& pb, bool fused, bool through_op = false, bool packed =
   if (packed) {
     out = fused_attention_packed(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.L,
                                  pb.causal, pb.scale());
-  } else if (fused) {
+  } else if (kernel == Kernel::fused) {
     out = fused_attention(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
                           pb.scale());
+  } else if (kernel == Kernel::reference) {
+    out = attention_reference(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
+                              pb.scale());
   } else {  // on (B, H, L, d) permutes, as the attention layer's unfused path
     const std::vector<int> heads_outer{0, 2, 1, 3};
     Var scores = scale(t, matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true),
@@ -132,57 +140,66 @@ void require_close(const char* what, const Tensor& fused, const Tensor& ref) {
   REQUIRE(max_abs_diff(fused, ref) <= 1e-5 * scale);
 }
 
-void check_against_unfused(const Problem& pb) {
+void check_against_references(const Problem& pb) {
   INFO("B " << pb.B << " H " << pb.H << " L " << pb.L << " d " << pb.d << " bias " << int(pb.bias)
             << " causal " << pb.causal);
-  const Result f = run(pb, true), u = run(pb, false);
+  const Result f = run(pb, Kernel::fused), r = run(pb, Kernel::reference), u = run(pb, Kernel::unfused);
   // Stored (fresh) gradients equal accumulated ones bit for bit, masked keys included.
-  const Result s = run(pb, true, true);
+  const Result s = run(pb, Kernel::fused, true);
   REQUIRE(bit_equal(s.out, f.out));
   REQUIRE(bit_equal(s.dq, f.dq));
   REQUIRE(bit_equal(s.dk, f.dk));
   REQUIRE(bit_equal(s.dv, f.dv));
-  require_close("out", f.out, u.out);
-  require_close("dq", f.dq, u.dq);
-  require_close("dk", f.dk, u.dk);
-  require_close("dv", f.dv, u.dv);
-  if (pb.bias != BiasKind::none) require_close("dbias", f.dbias, u.dbias);
+  // The fast kernel against the reference kernel, and both against the unfused ops.
+  for (const Result* ref : {&r, &u}) {
+    INFO((ref == &r ? "against the reference kernel" : "against the unfused composition"));
+    require_close("out", f.out, ref->out);
+    require_close("dq", f.dq, ref->dq);
+    require_close("dk", f.dk, ref->dk);
+    require_close("dv", f.dv, ref->dv);
+    if (pb.bias != BiasKind::none) require_close("dbias", f.dbias, ref->dbias);
+  }
+  require_close("reference out", r.out, u.out);
+  require_close("reference dq", r.dq, u.dq);
+  require_close("reference dk", r.dk, u.dk);
+  require_close("reference dv", r.dv, u.dv);
+  if (pb.bias != BiasKind::none) require_close("reference dbias", r.dbias, u.dbias);
 }
 
 }  // namespace
 
-TEST_CASE("fused attention matches the unfused composition without a bias", "[ops][fused]") {
+TEST_CASE("fused attention matches the reference kernel and the unfused composition without a bias", "[ops][fused]") {
   for (bool causal : {false, true}) {
-    check_against_unfused(Problem(2, 2, 64, 16, BiasKind::none, causal, {64, 64}, 1));
-    check_against_unfused(Problem(3, 1, 7, 5, BiasKind::none, causal, {7, 4, 1}, 11));
-    check_against_unfused(Problem(1, 1, 1, 3, BiasKind::none, causal, {1}, 21));
+    check_against_references(Problem(2, 2, 64, 16, BiasKind::none, causal, {64, 64}, 1));
+    check_against_references(Problem(3, 1, 7, 5, BiasKind::none, causal, {7, 4, 1}, 11));
+    check_against_references(Problem(1, 1, 1, 3, BiasKind::none, causal, {1}, 21));
     // d = 40: column blocks of two vectors and a last one of one (AVX2 and AVX-512); L = 33:
     // row blocks of 8 and a last one of 4.
-    check_against_unfused(Problem(2, 2, 33, 40, BiasKind::none, causal, {33, 20}, 23));
+    check_against_references(Problem(2, 2, 33, 40, BiasKind::none, causal, {33, 20}, 23));
   }
 }
 
-TEST_CASE("fused attention matches the unfused composition with an ALiBi-like relative bias",
+TEST_CASE("fused attention matches the reference kernel and the unfused composition with an ALiBi-like relative bias",
           "[ops][fused]") {
   for (bool causal : {false, true}) {
-    check_against_unfused(Problem(2, 4, 32, 8, BiasKind::alibi, causal, {32, 20}, 31));
-    check_against_unfused(Problem(2, 3, 130, 16, BiasKind::alibi, causal, {130, 97}, 41));
+    check_against_references(Problem(2, 4, 32, 8, BiasKind::alibi, causal, {32, 20}, 31));
+    check_against_references(Problem(2, 3, 130, 16, BiasKind::alibi, causal, {130, 97}, 41));
   }
 }
 
-TEST_CASE("fused attention matches the unfused composition with a learned (T5-like) relative bias",
+TEST_CASE("fused attention matches the reference kernel and the unfused composition with a learned (T5-like) relative bias",
           "[ops][fused]") {
   for (bool causal : {false, true}) {
-    check_against_unfused(Problem(3, 2, 130, 16, BiasKind::t5, causal, {130, 70, 1}, 51));
-    check_against_unfused(Problem(2, 3, 5, 4, BiasKind::t5, causal, {5, 2}, 61));
-    check_against_unfused(Problem(1, 2, 64, 32, BiasKind::t5, causal, {64}, 71));
+    check_against_references(Problem(3, 2, 130, 16, BiasKind::t5, causal, {130, 70, 1}, 51));
+    check_against_references(Problem(2, 3, 5, 4, BiasKind::t5, causal, {5, 2}, 61));
+    check_against_references(Problem(1, 2, 64, 32, BiasKind::t5, causal, {64}, 71));
   }
 }
 
-TEST_CASE("fused attention matches the unfused composition with a full bias", "[ops][fused]") {
+TEST_CASE("fused attention matches the reference kernel and the unfused composition with a full bias", "[ops][fused]") {
   for (bool causal : {false, true}) {
-    check_against_unfused(Problem(2, 2, 70, 8, BiasKind::full, causal, {70, 33}, 81));
-    check_against_unfused(Problem(3, 1, 130, 16, BiasKind::full, causal, {128, 130, 1}, 91));
+    check_against_references(Problem(2, 2, 70, 8, BiasKind::full, causal, {70, 33}, 81));
+    check_against_references(Problem(3, 1, 130, 16, BiasKind::full, causal, {128, 130, 1}, 91));
   }
 }
 
@@ -191,8 +208,8 @@ TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fuse
     for (bool causal : {false, true}) {
       const Problem pb(4, 2, 130, 16, kind, causal, {130, 100, 64, 3}, 101);
       Result one, two;
-      with_threads(1, [&] { one = run(pb, true); });
-      with_threads(2, [&] { two = run(pb, true); });
+      with_threads(1, [&] { one = run(pb, Kernel::fused); });
+      with_threads(2, [&] { two = run(pb, Kernel::fused); });
       INFO("bias " << int(kind) << " causal " << causal);
       REQUIRE(bit_equal(one.out, two.out));
       REQUIRE(bit_equal(one.dq, two.dq));
@@ -207,7 +224,7 @@ TEST_CASE("fused attention: a row with every key masked gives zeros and zero gra
   for (bool causal : {false, true}) {
     // Batch entry 1 has no real key at all.
     const Problem pb(2, 2, 70, 8, BiasKind::t5, causal, {70, 0}, 111);
-    const Result r = run(pb, true, true);  // fresh gradient buffers: zeros must be stored
+    const Result r = run(pb, Kernel::fused, true);  // fresh gradient buffers: zeros must be stored
     for (const Tensor* g : {&r.out, &r.dq, &r.dk, &r.dv, &r.dbias}) REQUIRE(all_finite(*g));
     const int64_t per_batch = pb.H * pb.L * pb.d;
     for (int64_t i = per_batch; i < 2 * per_batch; ++i) {
@@ -218,18 +235,25 @@ TEST_CASE("fused attention: a row with every key masked gives zeros and zero gra
     }
     // Entry 0 alone gives the same bias gradient: entry 1 contributes nothing.
     const Problem alone(1, 2, 70, 8, BiasKind::t5, causal, {70}, 111);
-    REQUIRE(max_abs_diff(run(alone, true).dbias, r.dbias) <= 1e-6);
+    REQUIRE(max_abs_diff(run(alone, Kernel::fused).dbias, r.dbias) <= 1e-6);
+    // The reference kernel says the same (the unfused ops refuse a sequence of no token).
+    const Result ref = run(pb, Kernel::reference);
+    require_close("out", r.out, ref.out);
+    require_close("dq", r.dq, ref.dq);
+    require_close("dk", r.dk, ref.dk);
+    require_close("dv", r.dv, ref.dv);
+    require_close("dbias", r.dbias, ref.dbias);
   }
 }
 
 TEST_CASE("fused attention: padded query rows attend to the real keys", "[ops][fused]") {
   const Problem pb(1, 1, 6, 4, BiasKind::none, false, {2}, 121);
-  const Result r = run(pb, true);
+  const Result r = run(pb, Kernel::fused);
   // Row 5 (padding) is a convex combination of v_0 and v_1, not zero.
   double norm = 0;
   for (int64_t c = 0; c < pb.d; ++c) norm += std::fabs(r.out[5 * pb.d + c]);
   REQUIRE(norm > 0);
-  check_against_unfused(pb);
+  check_against_references(pb);
 }
 
 TEST_CASE("fused attention: only the real keys matter", "[ops][fused]") {
@@ -244,7 +268,7 @@ TEST_CASE("fused attention: only the real keys matter", "[ops][fused]") {
         b.k[(u * 2 + h) * 8 + c] = 100;  // (B, L, H, d)
         b.v[(u * 2 + h) * 8 + c] = -100;
       }
-  const Result ra = run(a, true), rb = run(b, true);
+  const Result ra = run(a, Kernel::fused), rb = run(b, Kernel::fused);
   REQUIRE(bit_equal(ra.out, rb.out));
   REQUIRE(bit_equal(ra.dq, rb.dq));
 }
@@ -281,9 +305,9 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
         for (int64_t b = 0; b < pb.B; ++b)
           for (int64_t i = c.lengths[b] * pb.H * pb.d; i < pb.L * pb.H * pb.d; ++i) pb.R[b * pb.L * pb.H * pb.d + i] = 0;
         INFO("L " << c.L << " d " << c.d << " bias " << int(kind) << " causal " << causal);
-        const Result padded = run(pb, true);
+        const Result padded = run(pb, Kernel::fused);
         for (bool through_op : {false, true}) {
-          const Result packed = run(pb, true, through_op, true);
+          const Result packed = run(pb, Kernel::fused, through_op, true);
           REQUIRE(bit_equal(packed.out, packed_copy(padded.out, pb.lengths)));
           REQUIRE(bit_equal(packed.dq, packed_copy(padded.dq, pb.lengths)));
           REQUIRE(bit_equal(packed.dk, packed_copy(padded.dk, pb.lengths)));
@@ -291,8 +315,8 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
           REQUIRE(bit_equal(packed.dbias, padded.dbias));
         }
         Result one, two;
-        with_threads(1, [&] { one = run(pb, true, true, true); });
-        with_threads(2, [&] { two = run(pb, true, true, true); });
+        with_threads(1, [&] { one = run(pb, Kernel::fused, true, true); });
+        with_threads(2, [&] { two = run(pb, Kernel::fused, true, true); });
         REQUIRE(bit_equal(one.out, two.out));
         REQUIRE(bit_equal(one.dq, two.dq));
         REQUIRE(bit_equal(one.dk, two.dk));

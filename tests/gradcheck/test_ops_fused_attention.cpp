@@ -1,6 +1,8 @@
 // tests/gradcheck/test_ops_fused_attention.cpp: gradients of fused_attention w.r.t. q, k, v
 // and the bias (relative and full), with key padding (incl. a length-1 sequence), causal on
-// and off, L below, at and above the tile size (64), H = 1 and 3.
+// and off, L below, at and above the tile size (64), H = 1 and 3; and, in float64, the fast
+// kernel held to its reference kernel (attention_reference, plain loops), whose own
+// gradients are checked against finite differences too.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,23 +17,34 @@ namespace {
 
 enum class BiasKind { none, relative, full };
 
-void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool causal,
-                 const std::vector<int32_t>& lengths, uint64_t stream) {
-  INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal "
-            << causal);
+enum class Kernel { fused, reference };
+
+std::vector<Tensor> attention_inputs(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, uint64_t stream) {
   const Shape s{B, L, H, d};
   std::vector<Tensor> inputs = {random_tensor(s, stream), random_tensor(s, stream + 1),
                                 random_tensor(s, stream + 2)};
   if (kind == BiasKind::relative) inputs.push_back(random_tensor(Shape{H, 2 * L - 1}, stream + 3));
   if (kind == BiasKind::full) inputs.push_back(random_tensor(Shape{H, L, L}, stream + 3));
+  return inputs;
+}
+
+// The attention of inputs (q, k, v and maybe the bias) by one kernel.
+Var attend(Kernel kernel, Tape& t, const std::vector<Var>& v, BiasKind kind, const std::vector<int32_t>& lengths,
+           bool causal, int64_t d) {
+  FusedAttentionBias bias;
+  if (v.size() == 4) bias = {v[3], kind == BiasKind::relative};
   const Real scale = static_cast<Real>(1.0 / std::sqrt(double(d)));
+  return kernel == Kernel::fused ? fused_attention(t, v[0], v[1], v[2], bias, lengths, causal, scale)
+                                 : attention_reference(t, v[0], v[1], v[2], bias, lengths, causal, scale);
+}
+
+void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool causal,
+                 const std::vector<int32_t>& lengths, uint64_t stream) {
+  INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal "
+            << causal);
   REQUIRE_GRADS_OK(check_gradients(
-      [&](Tape& t, const std::vector<Var>& v) {
-        FusedAttentionBias bias;
-        if (v.size() == 4) bias = {v[3], kind == BiasKind::relative};
-        return fused_attention(t, v[0], v[1], v[2], bias, lengths, causal, scale);
-      },
-      inputs));
+      [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::fused, t, v, kind, lengths, causal, d); },
+      attention_inputs(B, H, L, d, kind, stream)));
 }
 
 }  // namespace
@@ -56,4 +69,60 @@ TEST_CASE("fused attention gradients with a full bias", "[ops][fused]") {
   for (bool causal : {false, true}) check_fused(2, 3, 5, 4, BiasKind::full, causal, {4, 1}, 41);
   // Two tiles per axis (the bias has L^2 entries to perturb, so one causal case).
   check_fused(2, 1, 66, 2, BiasKind::full, true, {66, 30}, 45);
+}
+
+namespace {
+
+// Output and every input gradient of loss = sum(attention * R), by one kernel.
+std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& inputs, BiasKind kind,
+                                      const std::vector<int32_t>& lengths, bool causal, uint64_t stream) {
+  std::vector<Parameter> params;
+  for (size_t i = 0; i < inputs.size(); ++i) params.emplace_back("x" + std::to_string(i), inputs[i].clone());
+  Tape t;
+  std::vector<Var> vars;
+  for (Parameter& p : params) vars.push_back(t.param(p));
+  const Var out = attend(kernel, t, vars, kind, lengths, causal, inputs[0].dim(3));
+  std::vector<Tensor> result = {t.value(out).clone()};
+  t.backward(sum(t, mul(t, out, t.input(random_tensor(t.shape(out), stream)))));
+  for (Parameter& p : params) result.push_back(p.grad);
+  return result;
+}
+
+// In float64 the fast kernel's tiles, online softmax and base-2 exponentials agree with the
+// reference's plain loops to rounding: |fast - reference| <= 1e-12 of the largest value.
+void check_fast_against_reference(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool causal,
+                                  const std::vector<int32_t>& lengths, uint64_t stream) {
+  INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal " << causal);
+  const std::vector<Tensor> inputs = attention_inputs(B, H, L, d, kind, stream);
+  const auto fast = outputs_and_grads(Kernel::fused, inputs, kind, lengths, causal, stream + 9);
+  const auto reference = outputs_and_grads(Kernel::reference, inputs, kind, lengths, causal, stream + 9);
+  const char* names[] = {"out", "dq", "dk", "dv", "dbias"};
+  for (size_t i = 0; i < fast.size(); ++i) {
+    double size = 1;
+    for (int64_t j = 0; j < reference[i].numel(); ++j) size = std::max(size, std::fabs(double(reference[i][j])));
+    INFO(names[i] << ": max abs diff " << max_abs_diff(fast[i], reference[i]));
+    REQUIRE(max_abs_diff(fast[i], reference[i]) <= 1e-12 * size);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fused attention equals its reference kernel in float64", "[ops][fused]") {
+  for (bool causal : {false, true}) {
+    check_fast_against_reference(2, 2, 64, 16, BiasKind::none, causal, {64, 40}, 101);
+    check_fast_against_reference(2, 3, 130, 16, BiasKind::relative, causal, {130, 97}, 111);  // three tiles
+    check_fast_against_reference(3, 1, 70, 40, BiasKind::full, causal, {70, 1, 0}, 121);  // no key at all
+    check_fast_against_reference(1, 2, 5, 3, BiasKind::relative, causal, {5}, 131);
+  }
+}
+
+TEST_CASE("the reference attention kernel's gradients", "[ops][fused]") {
+  for (bool causal : {false, true})
+    for (BiasKind kind : {BiasKind::none, BiasKind::relative, BiasKind::full}) {
+      INFO("bias " << int(kind) << " causal " << causal);
+      const std::vector<int32_t> lengths = {5, 2};
+      REQUIRE_GRADS_OK(check_gradients(
+          [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::reference, t, v, kind, lengths, causal, 4); },
+          attention_inputs(2, 3, 5, 4, kind, 141)));
+    }
 }

@@ -1,0 +1,133 @@
+// core/ops/attention_reference.cpp: the reference kernel of the fused attention, written to
+// be read. Same inputs, masks and output as fused_attention (core/ops/fused_attention.cpp),
+// computed the plain way: one query row at a time, every score of the row kept, natural
+// exponentials, no tiles, no vectors, no online softmax. The tests hold the fast kernel to
+// it in float32 and float64 (tests/core/test_fused_attention.cpp,
+// tests/gradcheck/test_ops_fused_attention.cpp); it is not on any training path.
+//
+// For one (batch entry b, head h), with q, k, v (L, d), scale s and the bias:
+//   visible(t, u) = u < key_lengths[b] and (not causal or u <= t)
+//   S[t, u] = s q_t . k_u + bias[t, u]                    (visible keys only)
+//   P[t, u] = exp(S[t, u] - max_u S[t, .]) / sum_u' exp(S[t, u'] - max_u S[t, .])
+//   O_t     = sum_u P[t, u] v_u                            (0 when no key is visible)
+// Backward, given dO:
+//   dV[u]    += P[t, u] dO_t
+//   dP[t, u]  = dO_t . v_u
+//   D_t       = sum_u P[t, u] dP[t, u]
+//   dS[t, u]  = P[t, u] (dP[t, u] - D_t)
+//   dQ[t]    += s dS[t, u] k_u,   dK[u] += s dS[t, u] q_t,   dbias[t, u] += dS[t, u]
+// where the bias is relative (H, 2L - 1), entry [h, (u - t) + L - 1], or full (H, L, L).
+// The forward keeps P (B, H, L, L) for the backward: memory the fast kernel does not spend.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/ops.h"
+
+namespace ordo {
+namespace {
+
+// Where q, k, v (B, L, H, d) hold row t of head h of batch entry b, and where the bias holds
+// the logit of query t and key u for head h.
+struct Layout {
+  int64_t B, L, H, d;
+  bool relative;
+  int64_t row(int64_t b, int64_t t, int64_t h) const { return ((b * L + t) * H + h) * d; }
+  int64_t bias(int64_t h, int64_t t, int64_t u) const {
+    return relative ? h * (2 * L - 1) + (u - t) + L - 1 : (h * L + t) * L + u;
+  }
+};
+
+Real dot(const Real* x, const Real* y, int64_t d) {
+  Real acc = 0;
+  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
+  return acc;
+}
+
+}  // namespace
+
+Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
+                        const std::vector<int32_t>& key_lengths, bool causal, Real scale) {
+  const Tensor& Q = t.value(q);
+  ORDO_CHECK(Q.rank() == 4 && t.shape(k) == Q.shape() && t.shape(v) == Q.shape(),
+             "attention_reference: q, k and v must be (B, L, H, d_h) alike, got q ", Q.shape(), ", k ",
+             t.shape(k), ", v ", t.shape(v));
+  const Layout lay{Q.dim(0), Q.dim(1), Q.dim(2), Q.dim(3), bias.relative};
+  const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
+  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == B, "attention_reference: key_lengths has ",
+             key_lengths.size(), " entries for a batch of ", B);
+  for (int32_t n : key_lengths)
+    ORDO_CHECK(n >= 0 && n <= L, "attention_reference: a key length of ", n, " is outside [0, ", L, "]");
+  if (bias.values) {
+    const Shape expected = bias.relative ? Shape{H, 2 * L - 1} : Shape{H, L, L};
+    ORDO_CHECK(t.shape(*bias.values) == expected, "attention_reference: the bias must be ", expected, ", got ",
+               t.shape(*bias.values));
+  }
+  auto visible = [&](int64_t b, int64_t row, int64_t u) { return u < key_lengths[b] && (!causal || u <= row); };
+
+  const Real* qd = Q.data();
+  const Real* kd = t.value(k).data();
+  const Real* vd = t.value(v).data();
+  const Real* bd = bias.values ? t.value(*bias.values).data() : nullptr;
+  Tensor O = Tensor::zeros(Q.shape());
+  Tensor P = Tensor::zeros(Shape{B, H, L, L});  // P[b, h, t, u]; 0 at masked keys
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t row = 0; row < L; ++row) {
+        Real* p = P.data() + ((b * H + h) * L + row) * L;
+        Real max_score = -std::numeric_limits<Real>::infinity();
+        for (int64_t u = 0; u < L; ++u) {
+          if (!visible(b, row, u)) continue;
+          p[u] = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d);
+          if (bd) p[u] += bd[lay.bias(h, row, u)];
+          max_score = std::max(max_score, p[u]);
+        }
+        if (max_score == -std::numeric_limits<Real>::infinity()) continue;  // no visible key: P and O stay 0
+        Real total = 0;
+        for (int64_t u = 0; u < L; ++u)
+          if (visible(b, row, u)) total += p[u] = std::exp(p[u] - max_score);
+        Real* o = O.data() + lay.row(b, row, h);
+        for (int64_t u = 0; u < L; ++u) {
+          if (!visible(b, row, u)) continue;
+          p[u] /= total;
+          for (int64_t c = 0; c < d; ++c) o[c] += p[u] * vd[lay.row(b, u, h) + c];
+        }
+      }
+
+  const std::optional<Var> bias_var = bias.values;
+  Tape::Backward backward = [q, k, v, bias_var, lay, P, causal, key_lengths, scale](Tape& t, const Tensor& dO) {
+    const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
+    auto visible = [&](int64_t b, int64_t row, int64_t u) { return u < key_lengths[b] && (!causal || u <= row); };
+    Real* dq = t.needs_grad(q) ? t.grad(q).data() : nullptr;
+    Real* dk = t.needs_grad(k) ? t.grad(k).data() : nullptr;
+    Real* dv = t.needs_grad(v) ? t.grad(v).data() : nullptr;
+    Real* dbias = bias_var && t.needs_grad(*bias_var) ? t.grad(*bias_var).data() : nullptr;
+    const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
+    std::vector<Real> dP(L);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t row = 0; row < L; ++row) {
+          const Real* p = P.data() + ((b * H + h) * L + row) * L;
+          const Real* dout = dO.data() + lay.row(b, row, h);
+          Real D = 0;
+          for (int64_t u = 0; u < L; ++u) {
+            dP[u] = visible(b, row, u) ? dot(dout, vd + lay.row(b, u, h), d) : 0;
+            D += p[u] * dP[u];
+          }
+          for (int64_t u = 0; u < L; ++u) {
+            if (!visible(b, row, u)) continue;
+            const Real dS = p[u] * (dP[u] - D);
+            for (int64_t c = 0; c < d; ++c) {
+              if (dv) dv[lay.row(b, u, h) + c] += p[u] * dout[c];
+              if (dq) dq[lay.row(b, row, h) + c] += scale * dS * kd[lay.row(b, u, h) + c];
+              if (dk) dk[lay.row(b, u, h) + c] += scale * dS * qd[lay.row(b, row, h) + c];
+            }
+            if (dbias) dbias[lay.bias(h, row, u)] += dS;
+          }
+        }
+  };
+  if (bias_var) return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v, *bias_var});
+  return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v});
+}
+
+}  // namespace ordo
