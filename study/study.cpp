@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include <omp.h>
 
 #include "core/cluster.h"
+#include "core/mutex.h"
 #include "core/parallel.h"
 #include "core/shared_cores.h"
 #include "core/strings.h"
@@ -24,6 +24,7 @@
 #include "report/study_report.h"
 #include "study/interrupt.h"
 #include "study/output_lock.h"
+#include "study/run_queue.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -70,104 +71,6 @@ std::string task_steps_text(const std::vector<std::pair<std::string, int64_t>>& 
   std::vector<std::string> items;
   for (const auto& [task, steps] : task_steps) items.push_back(task + "=" + std::to_string(steps));
   return join(items, ",");
-}
-
-// summary.md's opening: the grid and the settings that were given.
-// The messages of a study over MPI (study/study.h, "Over MPI"). Ranks other than 0 ask
-// rank 0 for runs (request -> assign), and report each run done (its checkpoint is then on
-// the shared filesystem), stopped at a checkpoint, or failed; they send their progress and a
-// heartbeat; rank 0 tells them to stop, and at the end how the study ended.
-constexpr int kTagRequest = 1, kTagDone = 2, kTagStopped = 3, kTagFailed = 4, kTagProgress = 5, kTagFinished = 6,
-              kTagStop = 7, kTagFinal = 8, kTagAlive = 9;
-constexpr int kTagAssign = 100;  // + the asking worker's id
-// A rank silent this long is taken for dead: after a signal (mpirun signals every rank when
-// one dies; the living answer within a heartbeat), or at any time (a launcher that lets the
-// others run on).
-constexpr double kHeartbeatSeconds = 0.1, kSilentAfterSignal = 0.35, kSilentEver = 120;
-
-double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-// Rank 0's side of the queue, until every other rank has finished or gone silent.
-template <class Take, class Report>
-void serve_queue(Cluster& world, std::mutex& mu, bool& stopping, std::exception_ptr& failure,
-                 std::map<int, std::set<size_t>>& in_flight, std::string& lost, const std::vector<StudyRun>& runs,
-                 Take& take_next, Report report) {
-  using clock = std::chrono::steady_clock;
-  const int n = world.size();
-  std::vector<bool> finished(static_cast<size_t>(n), false);
-  std::vector<clock::time_point> seen(static_cast<size_t>(n), clock::now());
-  int left = n - 1;
-  bool stop_sent = false;
-  std::optional<clock::time_point> signalled;
-  while (left > 0) {
-    // Polled every millisecond: rank 0 trains too, and a faster poll cost it measurably.
-    const std::optional<ClusterMessage> m = world.poll();
-    if (!m) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::lock_guard<std::mutex> lock(mu);
-    const auto now = clock::now();
-    if (interrupt_signal() != 0) {
-      stopping = true;
-      if (!signalled) signalled = now;
-    }
-    if (stopping && !stop_sent) {
-      for (int r = 1; r < n; ++r)
-        if (!finished[static_cast<size_t>(r)]) world.send(r, kTagStop, "");
-      stop_sent = true;
-    }
-    for (int r = 1; r < n; ++r) {
-      const double silent = seconds_between(seen[static_cast<size_t>(r)], now);
-      if (finished[static_cast<size_t>(r)] || !(silent > kSilentEver || (signalled && silent > kSilentAfterSignal)))
-        continue;
-      std::string held;
-      for (size_t i : in_flight[r]) held += (held.empty() ? "" : ", ") + runs[i].label();
-      const std::string text = "rank " + std::to_string(r) + " went silent (killed or crashed) while training " +
-                               (held.empty() ? std::string("no run") : held);
-      std::fprintf(stderr, "ordo: %s\n", text.c_str());  // now: its launcher may end this rank too
-      lost += (lost.empty() ? "" : "; ") + text;
-      finished[static_cast<size_t>(r)] = true;
-      --left;
-      stopping = true;
-    }
-    if (!m) continue;
-    seen[static_cast<size_t>(m->from)] = now;
-    switch (m->tag) {
-      case kTagRequest: {
-        std::optional<size_t> i;
-        if (!stopping) i = take_next();
-        if (i) in_flight[m->from].insert(*i);
-        world.send(m->from, kTagAssign + std::stoi(m->bytes), i ? std::to_string(*i) : "-1");
-        break;
-      }
-      case kTagDone:
-      case kTagStopped:
-      case kTagProgress:
-        try {
-          report(m->from, *m);
-        } catch (...) {
-          if (!failure) failure = std::current_exception();
-          stopping = true;
-        }
-        break;
-      case kTagFailed: {
-        const size_t nl = m->bytes.find('\n');
-        const size_t i = static_cast<size_t>(std::stoll(m->bytes.substr(0, nl)));
-        in_flight[m->from].erase(i);
-        if (!failure)
-          failure = std::make_exception_ptr(
-              Error("rank " + std::to_string(m->from) + ": " + runs[i].label() + ": " + m->bytes.substr(nl + 1)));
-        stopping = true;
-        break;
-      }
-      case kTagFinished:
-        if (!finished[static_cast<size_t>(m->from)]) --left;
-        finished[static_cast<size_t>(m->from)] = true;
-        break;
-      default:  // kTagAlive: the time seen is all it says
-        break;
-    }
-  }
 }
 
 }  // namespace
@@ -362,11 +265,434 @@ int64_t Study::steps_to_train() const {
   return total;
 }
 
+namespace {
+
+// One Study::run: the state its worker threads share (and, over MPI, rank 0's queue and a
+// remote rank's heartbeat), each member declared with the mutex that guards it. Workers take
+// runs from the grid (or, on a rank other than 0, from rank 0's queue: study/run_queue.h),
+// train them, and leave when none is left or the study stops (a failure, a signal).
+class Session {
+ public:
+  Session(const std::vector<StudyRun>& runs, const StudyOptions& options, const StudyProgress& progress,
+          const std::map<std::string, std::string>& shared, const std::string& results_path, int threads, int jobs,
+          int64_t total_steps)
+      : runs_(runs),
+        options_(options),
+        progress_(progress),
+        shared_(shared),
+        results_path_(results_path),
+        world_(cluster()),
+        remote_(world_.rank() != 0),
+        threads_(threads),
+        jobs_(jobs),
+        total_steps_(total_steps),
+        total_runs_(std::to_string(runs.size())),
+        t0_(std::chrono::steady_clock::now()),
+        slots_(runs.size()),
+        status_(static_cast<size_t>(jobs)),
+        workers_left_(jobs) {
+    if (world_.distributed() && !remote_) server_.emplace(world_, runs_, mu_);
+    if (remote_) client_.emplace(world_);
+  }
+
+  // Trains every unfinished run; returns every run's record, in grid order (rank 0), or
+  // nothing (the other ranks). Throws the first failure, or Interrupted after a signal.
+  std::vector<RunRecord> run() EXCLUDES(mu_);
+  int64_t trained() EXCLUDES(mu_) {
+    MutexLock lock(mu_);
+    return trained_;
+  }
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  void worker(int id) EXCLUDES(mu_);
+  // The next run for worker `id`, or nullopt: none left, or the study stops.
+  std::optional<size_t> next_run(int id, int& my_threads) EXCLUDES(mu_);
+  void train(int id, size_t i, int& my_threads) EXCLUDES(mu_);
+  bool on_step(int id, size_t i, const Trainer& trainer, const StepInfo& s, CheckpointClock& clock,
+               int& my_threads) EXCLUDES(mu_);
+  void run_failed(size_t i, const Trainer* trainer, std::exception_ptr error) REQUIRES(mu_);
+  void run_stopped(size_t i) REQUIRES(mu_);
+  void run_finished(size_t i, const Trainer& trainer) REQUIRES(mu_);
+  // Rank 0 over MPI: another rank's run ended, its checkpoint on the shared filesystem.
+  void remote_run_ended(int rank, size_t i, bool done) REQUIRES(mu_);
+  std::optional<size_t> take_next() REQUIRES(mu_);
+  void share_threads(int& my_threads) REQUIRES(mu_);
+  void fail(std::exception_ptr error) REQUIRES(mu_);
+  void save_results() REQUIRES(mu_);
+  void message(const std::string& text) REQUIRES(mu_) {
+    if (progress_.message) progress_.message(text);
+  }
+  std::string runs_done_text() const REQUIRES(mu_) {
+    return "[" + std::to_string(runs_done_) + "/" + total_runs_ + "] ";
+  }
+
+  // Fixed for the whole run, read by every thread without a lock.
+  const std::vector<StudyRun>& runs_;
+  const StudyOptions& options_;
+  const StudyProgress& progress_;
+  const std::map<std::string, std::string>& shared_;
+  const std::string results_path_;
+  Cluster& world_;
+  const bool remote_;  // a rank other than 0: trains what rank 0 hands it
+  const int threads_, jobs_;
+  const int64_t total_steps_;
+  const std::string total_runs_;
+  const std::chrono::steady_clock::time_point t0_;
+  std::optional<QueueClient> client_;  // ranks other than 0 (thread-safe: Cluster serialises sends)
+
+  // mu_ guards everything below, and also the progress callbacks and every HDF5 call
+  // (Debian's HDF5 is not built thread-safe).
+  Mutex mu_;
+  std::optional<QueueServer> server_;  // rank 0 over MPI: the queue (its state guarded by mu_ too)
+  std::vector<std::optional<RunRecord>> slots_ GUARDED_BY(mu_);  // finished or interrupted runs, grid order
+  std::vector<std::string> status_ GUARDED_BY(mu_);             // each worker's run, for the progress line
+  size_t next_ GUARDED_BY(mu_) = 0;                             // take_next's place in the grid
+  int workers_left_ GUARDED_BY(mu_);
+  int runs_done_ GUARDED_BY(mu_) = 0, trained_ GUARDED_BY(mu_) = 0;
+  int sharing_processes_ GUARDED_BY(mu_) = 0;  // ordo processes on these cores when last said
+  int64_t steps_done_ GUARDED_BY(mu_) = 0;
+  bool stopping_ GUARDED_BY(mu_) = false;    // no run starts, every run checkpoints and stops
+  std::exception_ptr failure_ GUARDED_BY(mu_);  // the first failure, rethrown at the end
+  int64_t unreported_steps_ GUARDED_BY(mu_) = 0;  // a remote rank's progress not yet sent
+  std::chrono::steady_clock::time_point last_report_ GUARDED_BY(mu_) = std::chrono::steady_clock::now();
+  bool workers_done_ GUARDED_BY(mu_) = false;  // a remote rank's heartbeat stops
+};
+
+// The one place a run's record is made, from whichever log holds its curves.
+RunRecord record_of(const StudyRun& r, const RunLog& log) {
+  return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, log, r.settings, r.variant};
+}
+
+std::vector<RunRecord> Session::run() {
+  {
+    MutexLock lock(mu_);
+    for (size_t i = 0; i < runs_.size() && !remote_; ++i) {
+      const StudyRun& r = runs_[i];
+      if (!r.finished()) continue;
+      slots_[i] = record_of(r, r.checkpoint->log);
+      ++runs_done_;
+      message(runs_done_text() + r.label() + ": finished earlier, skipped (" + eval_text(r.checkpoint->log) + ")");
+    }
+    if (jobs_ > 1 && !world_.distributed())
+      message(std::to_string(jobs_) + " runs at a time, " +
+              (threads_ >= jobs_ ? std::to_string(threads_ / jobs_) : std::string("1")) +
+              " OpenMP thread(s) each (--jobs; a run's numbers do not depend on it)");
+  }
+  // Rank 0 of an MPI job also serves the queue: the other ranks ask it for runs and tell it
+  // what became of them.
+  std::thread coordinator;
+  if (server_)
+    coordinator = std::thread([this]() {
+      QueueHandlers handlers;
+      handlers.stopping = [this]() {
+        mu_.assert_held();
+        return stopping_;
+      };
+      handlers.stop = [this]() {
+        mu_.assert_held();
+        stopping_ = true;
+      };
+      handlers.fail = [this](std::exception_ptr e) {
+        mu_.assert_held();
+        fail(e);
+      };
+      handlers.take_next = [this]() {
+        mu_.assert_held();
+        return take_next();
+      };
+      handlers.run_ended = [this](int rank, size_t i, bool done) {
+        mu_.assert_held();
+        remote_run_ended(rank, i, done);
+      };
+      handlers.progress = [this](int rank, int64_t steps, const std::string& status) {
+        mu_.assert_held();
+        steps_done_ += steps;
+        if (progress_.update)
+          progress_.update(steps_done_, total_steps_,
+                           "runs " + std::to_string(runs_done_) + "/" + total_runs_ + " done | rank " +
+                               std::to_string(rank) + ": " + status,
+                           elapsed());
+      };
+      server_->serve(handlers);  // takes mu_ for each message and calls the handlers with it held
+    });
+  std::thread heartbeat;  // a rank other than 0 says it is alive, whatever its runs are doing
+  if (remote_)
+    heartbeat = std::thread([this]() {
+      for (;;) {
+        {
+          MutexLock lock(mu_);
+          if (workers_done_) return;
+        }
+        client_->alive();
+        std::this_thread::sleep_for(std::chrono::duration<double>(QueueClient::kHeartbeatSeconds));
+      }
+    });
+  if (jobs_ == 1) {
+    worker(0);
+    omp_set_num_threads(threads_);
+  } else {
+    std::vector<std::thread> pool;
+    for (int id = 0; id < jobs_; ++id) pool.emplace_back([this, id]() { worker(id); });
+    for (std::thread& t : pool) t.join();
+  }
+  if (coordinator.joinable()) coordinator.join();
+
+  if (remote_) {  // rank 0 says how the study ended; it reports any failure, once
+    {
+      MutexLock lock(mu_);
+      workers_done_ = true;
+    }
+    heartbeat.join();
+    const std::string end = client_->finish();
+    MutexLock lock(mu_);
+    if (failure_) std::rethrow_exception(failure_);
+    if (interrupt_signal() != 0) throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()));
+    if (end != "ok") throw PeerFailure(end);
+    return {};
+  }
+  const std::string lost = server_ ? server_->lost() : "";  // ranks that went silent, with the runs they held
+  MutexLock lock(mu_);
+  if (server_) {
+    const std::string end = failure_ || !lost.empty() ? "failed" : interrupt_signal() != 0 ? "stopped" : "ok";
+    lock.unlock();
+    server_->send_final(end);
+    lock.lock();
+    if (!lost.empty() && !failure_)
+      failure_ = std::make_exception_ptr(Error(lost + "; " + std::to_string(runs_done_) + " of " + total_runs_ +
+                                               " runs finished and kept; continue with --resume"));
+  }
+  if (failure_) std::rethrow_exception(failure_);
+  if (interrupt_signal() != 0) {
+    const int64_t unfinished = static_cast<int64_t>(runs_.size()) - runs_done_;
+    throw Interrupted(interrupt_signal(),
+                      signal_name(interrupt_signal()) + ": " + std::to_string(runs_done_) + " of " + total_runs_ +
+                          " runs finished, the " + std::to_string(unfinished) +
+                          " others checkpointed or not started; continue with --resume");
+  }
+  std::vector<RunRecord> records;
+  for (auto& s : slots_) records.push_back(std::move(*s));
+  return records;
+}
+
+// One exit: the loop ends when no run is left or the study stops (every failure sets
+// stopping_, so a failed run's worker asks for no other).
+void Session::worker(int id) {
+  int my_threads = 0;
+  while (const std::optional<size_t> i = next_run(id, my_threads)) train(id, *i, my_threads);
+  MutexLock lock(mu_);
+  --workers_left_;
+  status_[static_cast<size_t>(id)].clear();
+}
+
+std::optional<size_t> Session::next_run(int id, int& my_threads) {
+  MutexLock lock(mu_);
+  if (interrupt_signal() != 0) stopping_ = true;  // no new run after a signal
+  if (stopping_) return std::nullopt;
+  std::optional<size_t> run;
+  if (remote_) {  // ask rank 0's queue, without holding up this rank's other runs
+    lock.unlock();
+    run = client_->request(id);
+    lock.lock();
+    if (run && stopping_) {  // stopped while asking: given back, not started
+      client_->stopped(*run);
+      return std::nullopt;
+    }
+  } else {
+    run = take_next();
+  }
+  if (run) share_threads(my_threads);
+  return run;
+}
+
+void Session::train(int id, size_t i, int& my_threads) {
+  const StudyRun& r = runs_[i];
+  std::unique_ptr<Trainer> trainer;
+  CheckpointClock clock(options_.ckpt_minutes);
+  std::exception_ptr error;
+  try {
+    trainer = std::make_unique<Trainer>(r.config);
+    if (r.checkpoint) trainer->restore(*r.checkpoint);
+    {
+      MutexLock lock(mu_);
+      fs::create_directories(fs::path(r.checkpoint_path).parent_path());
+    }
+    trainer->run([&](const StepInfo& s) { return on_step(id, i, *trainer, s, clock, my_threads); });
+  } catch (...) {
+    error = std::current_exception();
+  }
+  MutexLock lock(mu_);
+  status_[static_cast<size_t>(id)].clear();
+  if (error) run_failed(i, trainer.get(), error);
+  else if (trainer->step() < r.config.steps) run_stopped(i);
+  else run_finished(i, *trainer);
+}
+
+// After each training step: the progress line, the checkpoints, and whether to go on.
+bool Session::on_step(int id, size_t i, const Trainer& trainer, const StepInfo& s, CheckpointClock& clock,
+                      int& my_threads) {
+  const StudyRun& r = runs_[i];
+  MutexLock lock(mu_);
+  if (interrupt_signal() != 0) stopping_ = true;            // checkpointed below, then stopped
+  if (remote_ && client_->stop_requested()) stopping_ = true;  // another rank failed or stopped
+  share_threads(my_threads);
+  char text[160];
+  std::snprintf(text, sizeof text, "%s %lld/%lld loss %.4f", r.label().c_str(), static_cast<long long>(s.step + 1),
+                static_cast<long long>(s.total), s.loss);
+  status_[static_cast<size_t>(id)] = text;
+  ++steps_done_;
+  if (remote_) {  // rank 0 shows the progress of every rank, told once a second
+    ++unreported_steps_;
+    if (std::chrono::steady_clock::now() - last_report_ > std::chrono::seconds(1)) {
+      client_->progress(unreported_steps_, text);
+      unreported_steps_ = 0;
+      last_report_ = std::chrono::steady_clock::now();
+    }
+  } else if (progress_.update) {
+    std::string line = "runs " + std::to_string(runs_done_) + "/" + total_runs_ + " done";
+    for (const std::string& st : status_)
+      if (!st.empty()) line += " | " + st;
+    progress_.update(steps_done_, total_steps_, line, elapsed());
+  }
+  // Stopping (another run failed, a signal): keep this run's state so that Resume continues it.
+  const int64_t every = options_.ckpt_every;
+  const bool by_step = every > 0 && (s.step + 1) % every == 0;
+  if (stopping_ || ((by_step || clock.due()) && s.step + 1 < s.total)) {
+    save_checkpoint(r.checkpoint_path, trainer.checkpoint());
+    if (!remote_) {  // rank 0 writes results.h5; the others' curves reach it by their checkpoints
+      slots_[i] = record_of(r, trainer.log());
+      save_results();
+    }
+    clock.reset();
+  }
+  return !stopping_;
+}
+
+void Session::run_failed(size_t i, const Trainer* trainer, std::exception_ptr error) {
+  const StudyRun& r = runs_[i];
+  stopping_ = true;
+  if (remote_) {  // rank 0 names the run and this rank, and stops the others
+    std::string what = "unknown exception";
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    client_->failed(i, what);
+    fail(std::make_exception_ptr(PeerFailure(r.label() + ": " + what)));
+    return;
+  }
+  if (trainer) {  // the curve up to the fault; rerun with Resume after fixing the settings
+    slots_[i] = record_of(r, trainer->log());
+    try {
+      save_results();
+    } catch (...) {
+    }
+  }
+  try {  // named by its run: other runs may have been training beside it
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    fail(std::make_exception_ptr(Error((world_.distributed() ? "rank 0: " : "") + r.label() + ": " + e.what())));
+  } catch (...) {
+    fail(error);
+  }
+}
+
+// Stopped by another run's failure or a signal, and checkpointed.
+void Session::run_stopped(size_t i) {
+  if (remote_) client_->stopped(i);
+}
+
+void Session::run_finished(size_t i, const Trainer& trainer) {
+  const StudyRun& r = runs_[i];
+  if (remote_) {  // the checkpoint holds the log: rank 0 reads it from the shared directory
+    try {
+      save_checkpoint(r.checkpoint_path, trainer.checkpoint());
+      client_->done(i);
+    } catch (const std::exception& e) {
+      client_->failed(i, e.what());
+      fail(std::make_exception_ptr(PeerFailure(r.label() + ": " + e.what())));
+      stopping_ = true;
+      return;
+    }
+    ++runs_done_;
+    ++trained_;
+    return;
+  }
+  try {  // the log reaches results.h5 even when the checkpoint cannot be written
+    slots_[i] = record_of(r, trainer.log());
+    std::exception_ptr checkpoint_failure;
+    try {
+      save_checkpoint(r.checkpoint_path, trainer.checkpoint());
+    } catch (...) {
+      checkpoint_failure = std::current_exception();
+    }
+    try {
+      save_results();
+    } catch (...) {
+      if (!checkpoint_failure) throw;
+    }
+    if (checkpoint_failure) std::rethrow_exception(checkpoint_failure);
+  } catch (...) {
+    fail(std::current_exception());
+    stopping_ = true;
+    return;
+  }
+  ++runs_done_;
+  ++trained_;
+  message(runs_done_text() + r.label() + ": " + eval_text(trainer.log()) + " (" +
+          format_duration(trainer.log().total_wall_seconds) + ")");
+}
+
+void Session::remote_run_ended(int rank, size_t i, bool done) {
+  const StudyRun& r = runs_[i];
+  if (!fs::exists(r.checkpoint_path)) return;  // stopped before its first checkpoint
+  const Checkpoint ck = load_checkpoint(r.checkpoint_path);
+  slots_[i] = record_of(r, ck.log);
+  save_results();
+  if (!done) return;
+  ORDO_CHECK(ck.step == r.config.steps, "rank ", rank, " reported ", r.label(), " finished, but its checkpoint ",
+             r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
+  ++runs_done_;
+  ++trained_;
+  message(runs_done_text() + r.label() + ": " + eval_text(ck.log) + " (" + format_duration(ck.log.total_wall_seconds) +
+          ", rank " + std::to_string(rank) + ")");
+}
+
+std::optional<size_t> Session::take_next() {
+  while (next_ < runs_.size() && runs_[next_].finished()) ++next_;
+  if (next_ == runs_.size()) return std::nullopt;
+  return next_++;
+}
+
+// The threads of workers that left go to the rest, within this process's share of the cores
+// (core/shared_cores.h).
+void Session::share_threads(int& my_threads) {
+  const CoreShare share = shared_cores();
+  if (share.processes != sharing_processes_) {
+    if (sharing_processes_ != 0 || share.processes > 1) message(describe(share));
+    sharing_processes_ = share.processes;
+  }
+  const int want = std::max(1, std::min(threads_, share.threads) / workers_left_);
+  if (want != my_threads) omp_set_num_threads(my_threads = want);
+}
+
+void Session::fail(std::exception_ptr error) {
+  if (!failure_) failure_ = error;
+}
+
+void Session::save_results() {
+  std::vector<RunRecord> all;
+  for (const auto& s : slots_)
+    if (s) all.push_back(*s);
+  write_results(results_path_, all, shared_);
+}
+
+}  // namespace
+
 StudyOutcome Study::run(const StudyProgress& progress) {
   const std::string& out = options_.out;
-  auto message = [&](const std::string& text) {
-    if (progress.message) progress.message(text);
-  };
   Cluster& world = cluster();
   const bool remote = world.rank() != 0;  // a rank other than 0: trains what rank 0 hands it
   if (!remote) {
@@ -375,15 +701,11 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     fs::create_directories(out + "/checkpoints");
   }
   world.barrier();  // the directory is ready before any rank writes into it
-  const auto t0 = std::chrono::steady_clock::now();
-  auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
   StudyOutcome outcome;
   outcome.results_path = out + "/results.h5";
   outcome.summary_path = out + "/summary.md";
   outcome.plot_dir = out + "/plots";
-
-  const int64_t total_steps = steps_to_train();
 
   std::map<std::string, std::string> shared = to_settings(spec_.base);
   for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
@@ -400,9 +722,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   shared["first_seed"] = std::to_string(spec_.base.seed);
 
   // Runs train `jobs` at a time, each on a worker thread with its share of the OpenMP threads
-  // (a run's numbers do not depend on its thread count, so neither do the results). One mutex
-  // guards the shared state below, the progress callbacks and every HDF5 call (Debian's HDF5
-  // is not built thread-safe).
+  // (a run's numbers do not depend on its thread count, so neither do the results).
   // Over MPI, a rank's runs share the cores its host gives it (one rank per core: one run
   // each); alone, the process's own limit.
   const int threads = world.distributed() ? shared_cores().threads : shared_cores().limit;
@@ -411,312 +731,14 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   if (world.distributed()) pending = std::max<int64_t>(1, pending / world.size());
   const int jobs = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(options_.jobs > 0 ? options_.jobs : threads, pending)));
-  std::mutex mu;
-  std::vector<std::optional<RunRecord>> slots(runs_.size());  // finished or interrupted runs, grid order
-  std::vector<std::string> status(jobs);                      // each worker's run, for the progress line
-  size_t next = 0;
-  int workers_left = jobs, runs_done = 0, trained = 0;
-  int sharing_processes = 0;  // ordo processes on these cores when last said
-  int64_t steps_done = 0;
-  bool stopping = false;
-  std::exception_ptr failure;
-  // Over MPI: where each run went (rank 0's queue), and a rank's progress not yet reported.
-  std::map<int, std::set<size_t>> in_flight;
-  int64_t unreported_steps = 0;
-  auto last_report = std::chrono::steady_clock::now();
-  const std::string total_runs = std::to_string(runs_.size());
-  auto save_results = [&]() {  // with mu held
-    std::vector<RunRecord> all;
-    for (const auto& s : slots)
-      if (s) all.push_back(*s);
-    write_results(outcome.results_path, all, shared);
-  };
-  for (size_t i = 0; i < runs_.size() && !remote; ++i) {
-    const StudyRun& r = runs_[i];
-    if (!r.finished()) continue;
-    slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, r.checkpoint->log, r.settings, r.variant};
-    ++runs_done;
-    message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": finished earlier, skipped (" +
-            eval_text(r.checkpoint->log) + ")");
-  }
-  if (jobs > 1 && !world.distributed())
-    message(std::to_string(jobs) + " runs at a time, " +
-            (threads >= jobs ? std::to_string(threads / jobs) : std::string("1")) +
-            " OpenMP thread(s) each (--jobs; a run's numbers do not depend on it)");
 
-  auto take_next = [&]() -> std::optional<size_t> {  // with mu held: the grid's next unfinished run
-    while (next < runs_.size() && runs_[next].finished()) ++next;
-    if (next == runs_.size()) return std::nullopt;
-    return next++;
-  };
-  auto worker = [&](int id) {
-    int my_threads = 0;
-    auto share_threads = [&]() {  // with mu held: the threads of workers that left go to the rest
-      const CoreShare share = shared_cores();  // and this process's share of the cores (core/shared_cores.h)
-      if (share.processes != sharing_processes) {
-        if (sharing_processes != 0 || share.processes > 1) message(describe(share));
-        sharing_processes = share.processes;
-      }
-      const int want = std::max(1, std::min(threads, share.threads) / workers_left);
-      if (want != my_threads) omp_set_num_threads(my_threads = want);
-    };
-    for (;;) {
-      size_t i;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        if (interrupt_signal() != 0) stopping = true;  // no new run after a signal
-        std::optional<size_t> taken;
-        if (!stopping && remote) {  // ask rank 0's queue, without holding up this rank's other runs
-          lock.unlock();
-          world.send(0, kTagRequest, std::to_string(id));
-          const std::optional<ClusterMessage> reply = world.wait(kTagAssign + id, 0);
-          lock.lock();
-          const long long assigned = std::stoll(reply->bytes);
-          if (assigned >= 0 && stopping) world.send(0, kTagStopped, std::to_string(assigned));  // not started
-          if (assigned >= 0 && !stopping) taken = static_cast<size_t>(assigned);
-        } else if (!stopping) {
-          taken = take_next();
-          if (taken && world.distributed()) in_flight[0].insert(*taken);
-        }
-        if (!taken) {
-          --workers_left;
-          status[id].clear();
-          return;
-        }
-        i = *taken;
-        share_threads();
-      }
-      const StudyRun& r = runs_[i];
-      std::unique_ptr<Trainer> trainer;
-      CheckpointClock clock(options_.ckpt_minutes);
-      auto record = [&]() {
-        return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, trainer->log(), r.settings, r.variant};
-      };
-      try {
-        trainer = std::make_unique<Trainer>(r.config);
-        if (r.checkpoint) trainer->restore(*r.checkpoint);
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          fs::create_directories(fs::path(r.checkpoint_path).parent_path());
-        }
-        trainer->run([&](const StepInfo& s) {
-          std::lock_guard<std::mutex> lock(mu);
-          if (interrupt_signal() != 0) stopping = true;  // checkpointed below, then stopped
-          if (remote && world.poll(kTagStop, 0)) stopping = true;  // another rank failed or stopped
-          share_threads();
-          char text[160];
-          std::snprintf(text, sizeof text, "%s %lld/%lld loss %.4f", r.label().c_str(),
-                        static_cast<long long>(s.step + 1), static_cast<long long>(s.total), s.loss);
-          status[id] = text;
-          std::string line = "runs " + std::to_string(runs_done) + "/" + total_runs + " done";
-          for (const std::string& st : status)
-            if (!st.empty()) line += " | " + st;
-          ++steps_done;
-          if (remote) {  // rank 0 shows the progress of every rank, told once a second
-            ++unreported_steps;
-            if (std::chrono::steady_clock::now() - last_report > std::chrono::seconds(1)) {
-              world.send(0, kTagProgress, std::to_string(unreported_steps) + "\n" + text);
-              unreported_steps = 0;
-              last_report = std::chrono::steady_clock::now();
-            }
-          } else if (progress.update) {
-            progress.update(steps_done, total_steps, line, elapsed());
-          }
-          // Another run failed: keep this one's state so that Resume continues it.
-          const int64_t every = options_.ckpt_every;
-          const bool by_step = every > 0 && (s.step + 1) % every == 0;
-          const bool checkpoint = stopping || ((by_step || clock.due()) && s.step + 1 < s.total);
-          if (checkpoint) {
-            save_checkpoint(r.checkpoint_path, trainer->checkpoint());
-            if (!remote) {  // rank 0 writes results.h5; the others' curves reach it by their checkpoints
-              slots[i] = record();
-              save_results();
-            }
-            clock.reset();
-          }
-          return !stopping;
-        });
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (remote) {  // rank 0 names the run and this rank, and stops the others
-          std::string what = "unknown exception";
-          try {
-            throw;
-          } catch (const std::exception& e) {
-            what = e.what();
-          } catch (...) {
-          }
-          world.send(0, kTagFailed, std::to_string(i) + "\n" + what);
-          failure = std::make_exception_ptr(PeerFailure(r.label() + ": " + what));
-          stopping = true;
-          --workers_left;
-          status[id].clear();
-          return;
-        }
-        if (trainer) {  // the curve up to the fault; rerun with Resume after fixing the settings
-          slots[i] = record();
-          try {
-            save_results();
-          } catch (...) {
-          }
-        }
-        if (!failure) {  // named by its run: other runs may have been training beside it
-          try {
-            throw;
-          } catch (const Error& e) {
-            const std::string where = world.distributed() ? "rank 0: " : "";
-            failure = std::make_exception_ptr(Error(where + r.label() + ": " + e.what()));
-          } catch (...) {
-            failure = std::current_exception();
-          }
-        }
-        stopping = true;
-        --workers_left;
-        status[id].clear();
-        return;
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      status[id].clear();
-      if (trainer->step() < r.config.steps) {  // stopped by another run's failure, checkpointed
-        if (remote) world.send(0, kTagStopped, std::to_string(i));
-        else in_flight[0].erase(i);
-        continue;
-      }
-      if (remote) {  // the checkpoint holds the log: rank 0 reads it from the shared directory
-        try {
-          save_checkpoint(r.checkpoint_path, trainer->checkpoint());
-          world.send(0, kTagDone, std::to_string(i));
-        } catch (const std::exception& e) {
-          world.send(0, kTagFailed, std::to_string(i) + "\n" + e.what());
-          failure = std::make_exception_ptr(PeerFailure(r.label() + ": " + e.what()));
-          stopping = true;
-          --workers_left;
-          return;
-        }
-        ++runs_done;
-        ++trained;
-        continue;
-      }
-      in_flight[0].erase(i);
-      try {  // the log reaches results.h5 even when the checkpoint cannot be written
-        slots[i] = record();
-        std::exception_ptr checkpoint_failure;
-        try {
-          save_checkpoint(r.checkpoint_path, trainer->checkpoint());
-        } catch (...) {
-          checkpoint_failure = std::current_exception();
-        }
-        try {
-          save_results();
-        } catch (...) {
-          if (!checkpoint_failure) throw;
-        }
-        if (checkpoint_failure) std::rethrow_exception(checkpoint_failure);
-      } catch (...) {
-        if (!failure) failure = std::current_exception();
-        stopping = true;
-        --workers_left;
-        return;
-      }
-      ++runs_done;
-      ++trained;
-      message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": " +
-              eval_text(trainer->log()) + " (" + format_duration(trainer->log().total_wall_seconds) + ")");
-    }
-  };
-  // Rank 0 of an MPI job also serves the queue: the other ranks ask it for runs and tell it
-  // what became of them (study/study.h, "Over MPI").
-  std::thread coordinator;
-  std::string lost;  // ranks that went silent, with the runs they held
-  if (world.distributed() && !remote)
-    coordinator = std::thread([&]() {
-      serve_queue(world, mu, stopping, failure, in_flight, lost, runs_, take_next, [&](int from, const ClusterMessage& m) {
-        // with mu held: a rank finished, stopped or progressed
-        const size_t i = static_cast<size_t>(std::stoll(m.bytes));
-        const StudyRun& r = runs_[i];
-        if (m.tag == kTagProgress) {
-          const size_t nl = m.bytes.find('\n');
-          steps_done += std::stoll(m.bytes.substr(0, nl));
-          if (progress.update)
-            progress.update(steps_done, total_steps,
-                            "runs " + std::to_string(runs_done) + "/" + total_runs + " done | rank " +
-                                std::to_string(from) + ": " + m.bytes.substr(nl + 1),
-                            elapsed());
-          return;
-        }
-        in_flight[from].erase(i);
-        if (!fs::exists(r.checkpoint_path)) return;  // stopped before its first checkpoint
-        const Checkpoint ck = load_checkpoint(r.checkpoint_path);
-        slots[i] = RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, ck.log, r.settings, r.variant};
-        save_results();
-        if (m.tag != kTagDone) return;
-        ORDO_CHECK(ck.step == r.config.steps, "rank ", from, " reported ", r.label(), " finished, but its checkpoint ",
-                   r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
-        ++runs_done;
-        ++trained;
-        message("[" + std::to_string(runs_done) + "/" + total_runs + "] " + r.label() + ": " + eval_text(ck.log) +
-                " (" + format_duration(ck.log.total_wall_seconds) + ", rank " + std::to_string(from) + ")");
-      });
-    });
-  std::thread heartbeat;  // a rank other than 0 says it is alive, whatever its runs are doing
-  bool workers_done = false;
-  if (remote)
-    heartbeat = std::thread([&]() {
-      for (;;) {
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          if (workers_done) return;
-        }
-        world.send(0, kTagAlive, "");
-        std::this_thread::sleep_for(std::chrono::duration<double>(kHeartbeatSeconds));
-      }
-    });
-  if (jobs == 1) {
-    worker(0);
-    omp_set_num_threads(threads);
-  } else {
-    std::vector<std::thread> pool;
-    for (int id = 0; id < jobs; ++id) pool.emplace_back(worker, id);
-    for (std::thread& t : pool) t.join();
-  }
-  if (coordinator.joinable()) coordinator.join();
-  if (remote) {  // rank 0 says how the study ended; it reports any failure, once
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      workers_done = true;
-    }
-    heartbeat.join();
-    world.send(0, kTagFinished, "");
-    const std::optional<ClusterMessage> end = world.wait(kTagFinal, 0);
-    if (failure) std::rethrow_exception(failure);
-    if (interrupt_signal() != 0) throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()));
-    if (end->bytes != "ok") throw PeerFailure(end->bytes);
-    outcome.trained = trained;
-    outcome.seconds = elapsed();
-    return outcome;
-  }
-  if (world.distributed()) {
-    const std::string end = failure || !lost.empty() ? "failed" : interrupt_signal() != 0 ? "stopped" : "ok";
-    for (int r = 1; r < world.size(); ++r)
-      if (lost.find("rank " + std::to_string(r) + " ") == std::string::npos) world.send(r, kTagFinal, end);
-    if (!lost.empty() && !failure)
-      failure = std::make_exception_ptr(Error(lost + "; " + std::to_string(runs_done) + " of " + total_runs +
-                                              " runs finished and kept; continue with --resume"));
-  }
-  if (failure) std::rethrow_exception(failure);
-  if (interrupt_signal() != 0) {
-    const int64_t unfinished = static_cast<int64_t>(runs_.size()) - runs_done;
-    throw Interrupted(interrupt_signal(),
-                      signal_name(interrupt_signal()) + ": " + std::to_string(runs_done) + " of " + total_runs +
-                          " runs finished, the " + std::to_string(unfinished) +
-                          " others checkpointed or not started; continue with --resume");
-  }
-
-  for (auto& s : slots) outcome.records.push_back(std::move(*s));
-  if (trained == 0) write_results(outcome.results_path, outcome.records, shared);  // everything was skipped
-  outcome.trained = trained;
-  outcome.skipped = static_cast<int64_t>(runs_.size()) - trained;
-  outcome.seconds = elapsed();
+  Session session(runs_, options_, progress, shared, outcome.results_path, threads, jobs, steps_to_train());
+  outcome.records = session.run();
+  outcome.trained = session.trained();
+  outcome.seconds = session.elapsed();
+  if (remote) return outcome;
+  if (outcome.trained == 0) write_results(outcome.results_path, outcome.records, shared);  // everything was skipped
+  outcome.skipped = static_cast<int64_t>(runs_.size()) - outcome.trained;
   for (const RunRecord& r : outcome.records) outcome.run_seconds += r.log.total_wall_seconds;
 
   // The figures, summary.md, report.html and the findings: from the logs, never by hand, and
