@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "core/ops.h"
+#include "core/options.h"
 #include "layers/posenc/encoding.h"
 #include "layers/posenc/table_cache.h"
 
@@ -126,7 +127,8 @@ EncodingInfo encoding_info_cope() {
                       "<training length> now trains that CoPE)",
                    [](const std::map<std::string, std::string>& settings) {
                      auto p = settings.find("cope-positions");
-                     return p == settings.end() || p->second == "0";  // an explicit P means the same
+                     // An explicit P means the same as before; 0 (or none given) is the new default.
+                     return p == settings.end() || parse_int("cope-positions", p->second) == 0;
                    }}},
   };
 }

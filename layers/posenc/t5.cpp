@@ -19,6 +19,7 @@
 #include <cstdlib>
 
 #include "core/ops.h"
+#include "core/options.h"
 #include "layers/init.h"
 #include "layers/posenc/encoding.h"
 
@@ -126,8 +127,8 @@ EncodingInfo encoding_info_t5() {
                       "(bidirectional=False); older causal t5 checkpoints split them by sign, half unused "
                       "(--t5-causal both now trains that t5)",
                    [](const std::map<std::string, std::string>& settings) {
-                     auto causal = settings.find("causal");
-                     return causal != settings.end() && causal->second == "true";
+                     auto causal = settings.find("causal");  // parsed as the setting is, in any spelling
+                     return causal != settings.end() && parse_bool("causal", causal->second);
                    }}},
   };
 }
