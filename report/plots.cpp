@@ -155,21 +155,35 @@ struct SeriesFigure {
   bool error_bars = false;
   std::string panel_xlabel = "";   // small multiples: a short x label ("" = xlabel)
   std::string inner_x_axis = "";   // small multiples: the x axis of panels above others ("" = x_axis, unlabelled)
+  // Overlaid on a log-2 x axis: series i of n is drawn at x 2^((i - (n - 1) / 2) d) for this
+  // d (octaves), so that equal values at one length stand side by side, not on top of each
+  // other (0 = no offset).
+  double dodge_octaves = 0;
 };
 
+// Overlaid series that coincide (several encodings at chance) would hide all but the last
+// drawn: the lines are drawn thickest first (4 px) to thinnest last (1.5 px), so each one
+// drawn earlier shows as an edge around those drawn over it.
+double nested_width(size_t i, size_t n) {
+  return n <= 1 ? 2.0 : 1.5 + 2.5 * static_cast<double>(n - 1 - i) / static_cast<double>(n - 1);
+}
+
 // The plot command of one overlaid series i: band + line (or error bars).
+// lw: the line width; x_factor: the series' x multiplier (dodge_octaves), 1 for none.
 std::string series_plot(const PlotFiles& p, const SeriesFigure& f, size_t i, const SeriesPoints& s,
-                        const SeriesStyle& st, bool titled) {
+                        const SeriesStyle& st, bool titled, double lw = 2, double x_factor = 1) {
   std::ostringstream os;
   const std::string file = quote(p.stem + ".dat");
   const std::string title = titled ? " title " + quote(s.label) : " notitle";
+  const std::string x = x_factor == 1 ? "1" : "($1*" + num(x_factor) + ")";
   if (f.error_bars) {
-    os << file << " index " << i << " using 1:2:3:4 with yerrorlines" << style_spec(st) << " ps 0.9" << title;
+    os << file << " index " << i << " using " << x << ":2:3:4 with yerrorlines" << style_spec(st, lw) << " ps 0.9"
+       << title;
   } else {
     if (f.bands)
-      os << file << " index " << i << " using 1:3:4 with filledcurves lc rgb " << quote(st.colour)
+      os << file << " index " << i << " using " << x << ":3:4 with filledcurves lc rgb " << quote(st.colour)
          << " fs transparent solid 0.15 noborder notitle, \\\n     ";
-    os << file << " index " << i << " using 1:2 with linespoints" << style_spec(st) << " ps 0.9 pi "
+    os << file << " index " << i << " using " << x << ":2 with linespoints" << style_spec(st, lw) << " ps 0.9 pi "
        << marker_interval(s.points.size()) << title;
   }
   return os.str();
@@ -187,9 +201,14 @@ std::string overlaid(const PlotFiles& p, const SeriesFigure& f, const std::vecto
   else
     os << "unset key\n";
   os << "plot ";
-  for (size_t i = 0; i < series.size(); ++i)
+  const size_t n = series.size();
+  for (size_t i = 0; i < n; ++i) {
+    const double x_factor =
+        f.dodge_octaves == 0 ? 1 : std::exp2((static_cast<double>(i) - static_cast<double>(n - 1) / 2) * f.dodge_octaves);
     os << (i ? ", \\\n     " : "")
-       << series_plot(p, f, block_offset + i, series[i], style_of(styles, series[i].label), key);
+       << series_plot(p, f, block_offset + i, series[i], style_of(styles, series[i].label), key, nested_width(i, n),
+                      x_factor);
+  }
   if (!f.chance.empty()) os << ", \\\n     " << f.chance << " with lines dt 2 lc rgb \"#555555\" lw 1.5 title \"chance\"";
   os << "\n";
   return os.str();
@@ -359,6 +378,7 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                  "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
                  false, true, "evaluation length", "set xtics (" + blank_tics + ")\n"};
   f.x_axis += "set xlabel offset 0,-0.6\n";
+  f.dodge_octaves = 0.03;  // 6-9 px apart at 1000 px: equal values side by side
   int width = 0, height = 0;
   const std::string body = series_figure(p, f, series, styles, width, height);
   write_text(p.gp(), figure_script(p, "accuracy against evaluation length, task " + t.task, width, height, body));
