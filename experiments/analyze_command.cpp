@@ -13,7 +13,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "report/attention_analysis.h"
-#include "report/checkpoint_file.h"
+#include "io/checkpoint_file.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 

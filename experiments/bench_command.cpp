@@ -13,7 +13,7 @@
 
 #include "core/gemm.h"
 #include "core/parallel.h"
-#include "core/shared_cores.h"
+#include "cluster/shared_cores.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "train/bench.h"
@@ -127,7 +127,7 @@ int cmd_bench(const Args& args) {
   }
 
   // A benchmark measures at OMP_NUM_THREADS, however many ordo processes run (its own
-  // child processes among them): the core sharing of core/shared_cores.h stays out of it.
+  // child processes among them): the core sharing of cluster/shared_cores.h stays out of it.
   omp_set_num_threads(shared_cores().limit);
   const bool profile = p.option("profile") == "true";
   if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile);

@@ -20,7 +20,7 @@ struct CommandInfo {
   std::string name;     // what follows `ordo`, e.g. "inspect-pe"
   std::string summary;  // one line for `ordo --help`
   int (*run)(const Args& args);
-  bool runs_over_mpi = false;  // mpirun / srun may start it on many ranks (core/cluster.h)
+  bool runs_over_mpi = false;  // mpirun / srun may start it on many ranks (cluster/cluster.h)
 };
 
 // Every subcommand, in `ordo --help` order.

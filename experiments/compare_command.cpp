@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/strings.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"

@@ -18,7 +18,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/strings.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"

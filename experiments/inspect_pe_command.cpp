@@ -18,7 +18,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "layers/posenc/encoding.h"
-#include "report/checkpoint_file.h"
+#include "io/checkpoint_file.h"
 #include "report/plots.h"
 #include "report/position_similarity.h"
 #include "train/settings.h"

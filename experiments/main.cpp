@@ -5,9 +5,9 @@
 #include <exception>
 #include <string>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/error.h"
-#include "core/shared_cores.h"
+#include "cluster/shared_cores.h"
 #include "experiments/commands.h"
 #include "study/interrupt.h"
 #include "train/version.h"
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   ordo::Cluster& world = ordo::cluster();
   if (const ordo::CommandInfo* c = ordo::find_command(name)) {
     try {
-      world.join(&argc, &argv);  // only when mpirun or srun started this process (core/cluster.h)
+      world.join(&argc, &argv);  // only when mpirun or srun started this process (cluster/cluster.h)
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ordo %s: error: %s\n", c->name.c_str(), e.what());
       return 2;

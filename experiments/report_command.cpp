@@ -6,7 +6,7 @@
 
 #include "experiments/cli.h"
 #include "experiments/commands.h"
-#include "report/results.h"
+#include "io/results.h"
 #include "report/study_report.h"
 #include "study/output_lock.h"
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <sstream>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
-#include "core/shared_cores.h"
+#include "cluster/shared_cores.h"
 #include "experiments/progress.h"
 #include "report/summary.h"
 #include "study/interrupt.h"

@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "report/atomic_file.h"
-#include "report/hdf5.h"
+#include "io/atomic_file.h"
+#include "io/hdf5.h"
 #include "report/plots.h"
 
 namespace ordo {

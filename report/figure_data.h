@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "report/results.h"
+#include "io/results.h"
 #include "report/summary.h"
 
 namespace ordo {

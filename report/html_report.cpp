@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
+#include "io/atomic_file.h"
 #include "report/figure_data.h"
 #include "train/version.h"
 

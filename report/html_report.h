@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "report/results.h"
+#include "io/results.h"
 #include "report/series_style.h"
 #include "report/summary.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
+#include "io/atomic_file.h"
 
 namespace ordo {
 namespace {

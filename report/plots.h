@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "report/figure_data.h"
-#include "report/results.h"
+#include "io/results.h"
 #include "report/series_style.h"
 #include "report/summary.h"
 

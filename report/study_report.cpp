@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
+#include "io/atomic_file.h"
 #include "report/html_report.h"
 #include "report/plots.h"
 #include "report/series_style.h"

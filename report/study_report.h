@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "report/results.h"
+#include "io/results.h"
 #include "report/summary.h"
 
 namespace ordo {

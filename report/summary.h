@@ -49,7 +49,7 @@
 #include <string>
 #include <vector>
 
-#include "report/results.h"
+#include "io/results.h"
 
 namespace ordo {
 

@@ -28,7 +28,7 @@ class OutputLock {
   int fd_ = -1;
 };
 
-// Removes the temporary files an interrupted atomic write left in `dir` (report/atomic_file.h:
+// Removes the temporary files an interrupted atomic write left in `dir` (io/atomic_file.h:
 // "<name>.tmp.<pid>"); call it while holding the directory's lock. Returns how many.
 int remove_stale_temporaries(const std::string& dir);
 

@@ -7,11 +7,11 @@
 
 #include <omp.h>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/parallel.h"
-#include "core/shared_cores.h"
-#include "report/checkpoint_file.h"
-#include "report/results.h"
+#include "cluster/shared_cores.h"
+#include "io/checkpoint_file.h"
+#include "io/results.h"
 #include "study/interrupt.h"
 #include "train/settings.h"
 
@@ -111,7 +111,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   if (leader_) fs::create_directories(options_.out);
   const int64_t every = options_.ckpt_every;
   CheckpointClock clock(options_.ckpt_minutes);
-  // This process's share of the cores, looked at again at every step (core/shared_cores.h).
+  // This process's share of the cores, looked at again at every step (cluster/shared_cores.h).
   const int limit = shared_cores().limit;  // the threads this process may use when alone
   auto share_cores = [&]() {
     const int want = std::min(limit, shared_cores().threads);

@@ -6,7 +6,7 @@
 // the same bits as a run that never stopped; Replace starts over; Refuse (the default)
 // will not touch a directory that already holds a run.
 //
-// Started by mpirun or srun (core/cluster.h), the run is data-parallel over the ranks
+// Started by mpirun or srun (cluster/cluster.h), the run is data-parallel over the ranks
 // (Trainer::train_over): every rank trains, rank 0 alone writes, and the files are the
 // files of the one-process run.
 //

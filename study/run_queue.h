@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/mutex.h"
 
 namespace ordo {

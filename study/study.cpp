@@ -13,14 +13,14 @@
 
 #include <omp.h>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/mutex.h"
 #include "core/parallel.h"
-#include "core/shared_cores.h"
+#include "cluster/shared_cores.h"
 #include "core/strings.h"
 #include "layers/posenc/encoding.h"
-#include "report/atomic_file.h"
-#include "report/checkpoint_file.h"
+#include "io/atomic_file.h"
+#include "io/checkpoint_file.h"
 #include "report/study_report.h"
 #include "study/interrupt.h"
 #include "study/output_lock.h"
@@ -667,7 +667,7 @@ std::optional<size_t> Session::take_next() {
 }
 
 // The threads of workers that left go to the rest, within this process's share of the cores
-// (core/shared_cores.h).
+// (cluster/shared_cores.h).
 void Session::share_threads(int& my_threads) {
   const CoreShare share = shared_cores();
   if (share.processes != sharing_processes_) {

@@ -18,7 +18,7 @@
 //   StudyOutcome done = study.run();      // trains what is not finished, writes everything
 //   // done.summary_path, done.findings, done.records ...
 //
-// Over MPI (`mpirun -np N ordo compare`, core/cluster.h; docs/cluster.md): every rank builds
+// Over MPI (`mpirun -np N ordo compare`, cluster/cluster.h; docs/cluster.md): every rank builds
 // and checks the same runs; rank 0 locks `out`, serves the runs in grid order to whichever
 // rank asks (its own workers too), reads each finished run's log from its final checkpoint
 // (`out` is on a filesystem every rank shares) and writes results.h5, the plots and
@@ -46,7 +46,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/results.h"
+#include "io/results.h"
 #include "report/summary.h"
 #include "study/output_lock.h"
 #include "train/checkpoint.h"

@@ -1,7 +1,7 @@
 // train/checkpoint.h: everything needed to resume a run to the same curve.
 //
 // A Trainer fills one (Trainer::checkpoint) and restores from one (Trainer::restore);
-// report/checkpoint_file.h writes it to one HDF5 file and reads it back (layout there).
+// io/checkpoint_file.h writes it to one HDF5 file and reads it back (layout there).
 #pragma once
 
 #include <cstdint>

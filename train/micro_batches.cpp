@@ -8,7 +8,7 @@
 namespace ordo {
 namespace {
 
-// Data-parallel messages (core/cluster.h): the running gradient sum, and each part's loss.
+// Data-parallel messages (cluster/cluster.h): the running gradient sum, and each part's loss.
 constexpr int kTagGradients = 1001, kTagLosses = 1002;
 
 double scored_targets(const Batch& b) {

@@ -15,7 +15,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "core/tape.h"
 #include "data/task.h"
 

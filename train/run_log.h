@@ -1,6 +1,6 @@
 // train/run_log.h: the per-run training curve a Trainer records (docs/spec.md §7).
 //
-// report/run_log_file.h writes it to HDF5 and reads it back (the layout is described there).
+// io/run_log_file.h writes it to HDF5 and reads it back (the layout is described there).
 #pragma once
 
 #include <cstdint>

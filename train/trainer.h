@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "data/eval.h"
 #include "data/task.h"
 #include "layers/model.h"
@@ -64,7 +64,7 @@ class Trainer {
   // Returns the training loss.
   double step_once();
 
-  // Data-parallel training over the ranks of an MPI job (core/cluster.h), from the next
+  // Data-parallel training over the ranks of an MPI job (cluster/cluster.h), from the next
   // step on: each rank computes its consecutive share of the batch's micro-batches, and the
   // gradients are summed in micro-batch order along the ranks (docs/spec.md §5.4), so the
   // run has the bits of the one-process run. Every rank holds the whole model and takes the

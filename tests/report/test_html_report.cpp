@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 #include "report/html_report.h"
-#include "report/results.h"
+#include "io/results.h"
 #include "report/series_style.h"
 #include "report/study_report.h"
 #include "tests/temp_dir.h"

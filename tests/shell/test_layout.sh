@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/shell/test_layout.sh: the repository keeps the shape the docs promise.
-#   1. The include graph has no arrow upward: core <- layers <- data <- train <- report <-
-#      study <- experiments (train may include data; data may not include train).
+#   1. The include graph has no arrow upward: core <- (cluster, layers) <- data <- train <-
+#      io <- report <- study <- experiments (train may include data and cluster; data may
+#      include neither train nor cluster; layers may not include cluster).
 #   2. No source file outside layers/posenc/ names a registered encoding, and none outside
 #      data/ names a registered task, as a string literal (tests and docs aside).
 #   3. Every repository path a comment, a test or a page cites exists, and every relative
@@ -16,12 +17,14 @@ problem() { echo "FAIL: $*"; fail=1; }
 # ---- 1. include graph ----
 declare -A allowed=(
   [core]="core"
+  [cluster]="core cluster"
   [layers]="core layers"
   [data]="core layers data"
-  [train]="core layers data train"
-  [report]="core layers data train report"
-  [study]="core layers data train report study"
-  [experiments]="core layers data train report study experiments"
+  [train]="core cluster layers data train"
+  [io]="core cluster layers data train io"
+  [report]="core cluster layers data train io report"
+  [study]="core cluster layers data train io report study"
+  [experiments]="core cluster layers data train io report study experiments"
 )
 for folder in "${!allowed[@]}"; do
   while IFS=: read -r file line include; do
@@ -35,7 +38,7 @@ encodings=$(sed -nE 's/^ *ORDO_ENCODING\(([a-z0-9_]+)\).*/\1/p' layers/posenc/re
 tasks=$(sed -nE 's/^ *ORDO_TASK\(([a-z0-9_]+)\).*/\1/p' data/registry.cpp)
 [[ $(wc -w <<<"$encodings") -ge 9 && $(wc -w <<<"$tasks") -ge 3 ]] || problem "could not read the registries"
 # String literals of code lines (comment text dropped), as file:line:code.
-code=$(grep -rnE '"[a-z0-9_]+"' core layers data train report study experiments --include='*.h' --include='*.cpp' |
+code=$(grep -rnE '"[a-z0-9_]+"' core cluster layers data train io report study experiments --include='*.h' --include='*.cpp' |
          grep -vE '^[^:]+:[0-9]+: *//' | sed -E 's#//.*$##' || true)
 for name in $encodings; do
   hits=$(grep -v '^layers/posenc/' <<<"$code" | grep -E "\"$name\"" || true)
@@ -49,7 +52,7 @@ done
 # ---- 3. cited paths exist ----
 # Files a guide creates (its code blocks marked `file=PATH`) exist once the guide is followed.
 examples=$(grep -rhoE 'file=[A-Za-z0-9_./-]+' docs 2>/dev/null | sed 's/^file=//' || true)
-top='(core|layers|data|train|report|study|experiments|tests|docs)'
+top='(core|cluster|layers|data|train|io|report|study|experiments|tests|docs)'
 while IFS=: read -r file line path; do
   path=${path%.}
   [[ -e "$path" ]] && continue
@@ -85,6 +88,8 @@ if [[ "${1:-}" != "--no-self-check" ]]; then
     fi
   }
   plant core/tensor.h '#include "layers/model.h"'
+  plant layers/model.h '#include "cluster/cluster.h"'
+  plant io/hdf5.h '#include "report/summary.h"'
   plant train/trainer.cpp 'static const char* kPlanted = "alibi";'
   plant report/summary.cpp 'static const char* kPlanted = "periodic";'
   plant layers/model.h '// see layers/no_such_file.h'

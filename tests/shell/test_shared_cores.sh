@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/shell/test_shared_cores.sh: two ordo processes on the same cores share them
-# (issue 23; core/shared_cores.h).
+# (issue 23; cluster/shared_cores.h).
 #   1. two `ordo train` at once each finish within 2x of one alone on one thread, its fair
 #      share (before the sharing, two 1000-step order runs took 500 s each against 7.6 s
 #      alone on two threads), with the default OpenMP waiting policy (ctest's passive one

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/shell/test_write_failures.sh: a write that fails (a full disk, a file size limit)
-# loses no finished work and never crashes (issue 23; report/hdf5.h File::create,
-# report/atomic_file.h).
+# loses no finished work and never crashes (issue 23; io/hdf5.h File::create,
+# io/atomic_file.h).
 #   1. `ordo train` under `ulimit -f` too small for the checkpoint: exit 1, one line naming the
 #      system's reason, no HDF5 error stack, no crash; run.h5 (small) is written all the same
 #      and no temporary file is left;

@@ -10,7 +10,7 @@
 
 #include "data/task.h"
 #include "layers/posenc/encoding.h"
-#include "report/results.h"
+#include "io/results.h"
 #include "study/study.h"
 #include "tests/temp_dir.h"
 

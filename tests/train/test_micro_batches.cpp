@@ -1,14 +1,14 @@
 // tests/train/test_micro_batches.cpp: --micro-batches (docs/spec.md §5.4). A batch trained
 // as M parts has the gradient and the loss of the whole batch (to float rounding: only the
 // order of the sums changes), the same bits every time, and the MPI side of it is a job of
-// one when no launcher started the process (core/cluster.h). The data-parallel bits across
+// one when no launcher started the process (cluster/cluster.h). The data-parallel bits across
 // ranks are tests/shell/test_mpi.sh.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/cluster.h"
+#include "cluster/cluster.h"
 #include "data/task.h"
 #include "tests/layers/model_fixtures.h"
 #include "train/settings.h"

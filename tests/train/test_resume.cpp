@@ -4,7 +4,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "report/checkpoint_file.h"
+#include "io/checkpoint_file.h"
 #include "train/checkpoint.h"
 #include "train/trainer.h"
 

@@ -1,4 +1,4 @@
-// tests/report/test_hdf5_atomic.cpp: atomic_write replaces a file completely or not at all.
+// tests/io/test_hdf5_atomic.cpp: atomic_write replaces a file completely or not at all.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
-#include "report/hdf5.h"
+#include "io/atomic_file.h"
+#include "io/hdf5.h"
 
 #include "tests/temp_dir.h"
 

@@ -1,4 +1,4 @@
-// report/checkpoint_file.h: a checkpoint (train/checkpoint.h) in one HDF5 file.
+// io/checkpoint_file.h: a checkpoint (train/checkpoint.h) in one HDF5 file.
 //
 // HDF5 layout (any tool can read or write it; h5py example at the end):
 //   /                      attributes format_version (int64, currently 1),
@@ -14,7 +14,7 @@
 //   /scalars               one float64 attribute per scalar ("optimizer_steps" = 1200)
 //   /rng                   uint64 dataset (N, 4): rows (seed, stream, counter, index) of
 //                          CounterRng::State, in the order of Checkpoint::rng
-//   /log                   the run log so far, layout of report/run_log_file.h
+//   /log                   the run log so far, layout of io/run_log_file.h
 // All groups are required on load (they may be empty). Floats are stored as IEEE float32 /
 // float64 little-endian: a round trip is bit-exact.
 //
@@ -32,7 +32,7 @@
 
 namespace ordo {
 
-// Writes atomically (report/atomic_file.h). Throws on duplicate or empty names, a '/' in a
+// Writes atomically (io/atomic_file.h). Throws on duplicate or empty names, a '/' in a
 // parameter name, or an undefined tensor.
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint);
 

@@ -1,8 +1,8 @@
-// report/hdf5.cpp: the HDF5 C API behind report/hdf5.h.
+// io/hdf5.cpp: the HDF5 C API behind io/hdf5.h.
 //
 // Every HDF5 call is checked; a failure becomes ordo::Error "<file>: <what failed> (<HDF5's
 // innermost error description>)". HDF5's automatic error printing is turned off first.
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 
 #include <hdf5.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <type_traits>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
+#include "io/atomic_file.h"
 
-static_assert(std::is_same_v<hid_t, int64_t>, "report/hdf5.h stores hid_t as int64_t (HDF5 >= 1.10)");
+static_assert(std::is_same_v<hid_t, int64_t>, "io/hdf5.h stores hid_t as int64_t (HDF5 >= 1.10)");
 
 namespace ordo::h5 {
 namespace {

@@ -1,4 +1,4 @@
-// core/cluster.h: the processes of an MPI job (mpirun, srun), or this process alone.
+// cluster/cluster.h: the processes of an MPI job (mpirun, srun), or this process alone.
 //
 // ordo joins an MPI job only when a launcher started it: mpirun, or srun, leaves its
 // variables in the environment (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_SIZE). Started any

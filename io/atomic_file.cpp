@@ -1,5 +1,5 @@
-// report/atomic_file.cpp: write to a temporary file, fsync, rename, fsync the directory.
-#include "report/atomic_file.h"
+// io/atomic_file.cpp: write to a temporary file, fsync, rename, fsync the directory.
+#include "io/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

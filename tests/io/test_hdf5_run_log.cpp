@@ -1,4 +1,4 @@
-// tests/report/test_hdf5_run_log.cpp: the run log layout of docs/spec.md §7 round trips.
+// tests/io/test_hdf5_run_log.cpp: the run log layout of docs/spec.md §7 round trips.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "report/run_log_file.h"
+#include "io/run_log_file.h"
 #include "train/run_log.h"
 
 #include "tests/temp_dir.h"

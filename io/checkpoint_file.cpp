@@ -1,12 +1,12 @@
-// report/checkpoint_file.cpp: Checkpoint <-> HDF5 (layout documented in report/checkpoint_file.h).
-#include "report/run_log_file.h"
-#include "report/checkpoint_file.h"
+// io/checkpoint_file.cpp: Checkpoint <-> HDF5 (layout documented in io/checkpoint_file.h).
+#include "io/run_log_file.h"
+#include "io/checkpoint_file.h"
 
 #include <set>
 
 #include "core/error.h"
-#include "report/atomic_file.h"
-#include "report/hdf5.h"
+#include "io/atomic_file.h"
+#include "io/hdf5.h"
 
 namespace ordo {
 namespace {

@@ -1,4 +1,4 @@
-// report/run_log_file.h: a run's training curve (train/run_log.h) in HDF5 (docs/spec.md §7).
+// io/run_log_file.h: a run's training curve (train/run_log.h) in HDF5 (docs/spec.md §7).
 //
 // Layout inside the run's group (e.g. /runs/<encoding>/seed<k>/), all datasets 1-D:
 //   step        int64    (n)  training step of each logged entry
@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <string>
 
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 #include "train/run_log.h"
 
 namespace ordo {

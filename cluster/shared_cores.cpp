@@ -1,5 +1,5 @@
-// core/shared_cores.cpp: see core/shared_cores.h.
-#include "core/shared_cores.h"
+// cluster/shared_cores.cpp: see cluster/shared_cores.h.
+#include "cluster/shared_cores.h"
 
 #include <algorithm>
 #include <cerrno>

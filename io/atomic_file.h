@@ -1,4 +1,4 @@
-// report/atomic_file.h: write a file so that readers see either the old or the new content.
+// io/atomic_file.h: write a file so that readers see either the old or the new content.
 //
 //   atomic_write("run.h5", [&](const std::string& tmp) {
 //     h5::File f = h5::File::create(tmp);

@@ -1,4 +1,4 @@
-// tests/report/test_checkpoint.cpp: checkpoints round trip bit-exactly and bad ones are refused.
+// tests/io/test_checkpoint.cpp: checkpoints round trip bit-exactly and bad ones are refused.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -8,10 +8,10 @@
 #include <fstream>
 #include <limits>
 
-#include "report/checkpoint_file.h"
+#include "io/checkpoint_file.h"
 #include "core/rng.h"
 #include "train/checkpoint.h"
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 
 #include "tests/temp_dir.h"
 

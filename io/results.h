@@ -1,9 +1,9 @@
-// report/results.h: the results file of an experiment (docs/spec.md §7).
+// io/results.h: the results file of an experiment (docs/spec.md §7).
 //
 // One HDF5 file per experiment (run.h5 for `ordo train`, results.h5 for `ordo compare`):
 //   /                            attributes: format = "ordo-results", format_version = 1,
 //                                ordo_version, and every shared setting as a string
-//   /runs/<task>/<encoding>/seed<k>/   one run: the run-log layout of report/run_log_file.h, and
+//   /runs/<task>/<encoding>/seed<k>/   one run: the run-log layout of io/run_log_file.h, and
 //                                      its own settings as string attributes (setting.<name>)
 // Written atomically (a temporary file renamed over the old one).
 #pragma once

@@ -1,4 +1,4 @@
-// core/shared_cores.h: ordo processes on one machine share its cores instead of fighting
+// cluster/shared_cores.h: ordo processes on one machine share its cores instead of fighting
 // over them.
 //
 // libgomp's threads spin for a while at the end of each parallel region before they sleep.

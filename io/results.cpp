@@ -1,8 +1,8 @@
-#include "report/run_log_file.h"
-#include "report/results.h"
+#include "io/run_log_file.h"
+#include "io/results.h"
 
-#include "report/atomic_file.h"
-#include "report/hdf5.h"
+#include "io/atomic_file.h"
+#include "io/hdf5.h"
 #include "train/version.h"
 
 namespace ordo {

@@ -1,5 +1,5 @@
-// core/cluster.cpp: see core/cluster.h.
-#include "core/cluster.h"
+// cluster/cluster.cpp: see cluster/cluster.h.
+#include "cluster/cluster.h"
 
 #include <chrono>
 #include <climits>

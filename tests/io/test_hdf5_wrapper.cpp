@@ -1,4 +1,4 @@
-// tests/report/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
+// tests/io/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <limits>
 #include <sstream>
 
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 
 #include "tests/temp_dir.h"
 

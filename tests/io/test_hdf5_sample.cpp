@@ -1,4 +1,4 @@
-// tests/report/test_hdf5_sample.cpp: hidden tests driven by tests/shell/test_h5_readers.sh.
+// tests/io/test_hdf5_sample.cpp: hidden tests driven by tests/shell/test_h5_readers.sh.
 //
 // "[h5_sample]" writes a run-log file and a checkpoint into $ORDO_H5_SAMPLE_DIR, which the
 // script then reads with h5dump and h5py; "[h5_foreign]" reads back a file h5py wrote there
@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <limits>
 
-#include "report/run_log_file.h"
-#include "report/checkpoint_file.h"
+#include "io/run_log_file.h"
+#include "io/checkpoint_file.h"
 #include "train/checkpoint.h"
-#include "report/hdf5.h"
+#include "io/hdf5.h"
 #include "train/run_log.h"
 
 using namespace ordo;

@@ -1,4 +1,4 @@
-// report/hdf5.h: a thin RAII wrapper over the HDF5 C API, the only HDF5 layer ordo uses.
+// io/hdf5.h: a thin RAII wrapper over the HDF5 C API, the only HDF5 layer ordo uses.
 //
 // Three handle types, all cheap to copy (a copy shares the underlying HDF5 object):
 //   File    : a file; also its root group "/".

@@ -1,5 +1,5 @@
-// report/run_log_file.cpp: RunLog <-> HDF5 (docs/spec.md §7.1; layout documented in report/run_log_file.h).
-#include "report/run_log_file.h"
+// io/run_log_file.cpp: RunLog <-> HDF5 (docs/spec.md §7.1; layout documented in io/run_log_file.h).
+#include "io/run_log_file.h"
 
 #include <algorithm>
 #include <cmath>
