@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <type_traits>
 
 #include "core/parallel.h"
 
@@ -94,32 +95,39 @@ Var Tape::push(const char* op, Tensor out, Backward backward, const std::vector<
 
 const Tensor& Tape::value(Var v) const { return node(v).value; }
 
-Tensor& Tape::grad(Var v) {
-  Node& n = node(v);
-  if (n.param) return n.param->grad;
-  if (!n.grad.defined()) n.grad = Tensor::zeros(n.value.shape());
+Tensor* Tape::existing_grad(Node& n) {
+  if (n.param) return &n.param->grad;
+  return n.grad.defined() ? &n.grad : nullptr;
+}
+
+Tensor& Tape::new_grad(Node& n, bool zeroed) {
+  // NaN where a missed element must show: the float64 build is the one gradient checks run on.
+  constexpr bool kPoison = std::is_same_v<Real, double>;
+  if (zeroed) n.grad = Tensor::zeros(n.value.shape());
+  else if (kPoison || check_numerics_) n.grad = Tensor::full(n.value.shape(), std::numeric_limits<Real>::quiet_NaN());
+  else n.grad = Tensor::empty(n.value.shape());
   return n.grad;
 }
 
-Tensor& Tape::grad_to_write(Var v, bool& fresh) {
-  Node& n = node(v);
-  if (n.param) {
-    fresh = false;
-    return n.param->grad;
-  }
-  fresh = !n.grad.defined();
-  if (fresh) n.grad = Tensor::empty(n.value.shape());
-  return n.grad;
+void Tape::check_written(const Node& n) const {
+  if (!check_numerics_) return;
+  const Real* p = n.grad.data();
+  for (int64_t i = 0, count = n.grad.numel(); i < count; ++i)
+    if (!std::isfinite(p[i]))
+      fail("numerics: the backward of op '", running_, "' wrote a non-finite gradient (", p[i],
+           ") at element ", i, " of the gradient of op '", n.op, "' (shape ", n.grad.shape(),
+           "); a NaN there may be an element it never wrote");
 }
 
-void Tape::give_grad(Var v, Tensor g) {
+void Tape::add_grad(Var v, Tensor g) {
   Node& n = node(v);
-  check_same_shape("give_grad", n.value.shape(), g.shape());
-  if (!n.param && !n.grad.defined()) {
+  check_same_shape("add_grad", n.value.shape(), g.shape());
+  Tensor* existing = existing_grad(n);
+  if (!existing) {
     n.grad = std::move(g);
     return;
   }
-  Real* dst = grad(v).data();
+  Real* dst = existing->data();
   const Real* src = g.data();
   const int64_t count = g.numel();
   parallel_for((count + 4095) / 4096, 4096, [&](int64_t c) {
@@ -157,7 +165,8 @@ void Tape::backward(Var loss) {
              "tape: the loss does not depend on any parameter (did you record under NoGradGuard, "
              "or forget tape.param()?)");
   backward_done_ = true;
-  grad(loss).fill(1);
+  Tensor* seed = existing_grad(root);
+  (seed ? *seed : new_grad(root, false)).fill(1);
   for (int32_t i = loss.id; i >= 0; --i) {
     Node& n = nodes_[i];
     if (n.backward && n.grad.defined()) {
@@ -165,6 +174,7 @@ void Tape::backward(Var loss) {
       Backward bw = std::move(n.backward);
       Tensor dout = std::move(n.grad);
       const double t0 = profiling_ ? now_seconds() : 0;
+      running_ = n.op;
       bw(*this, dout);
       if (profiling_) profile_[n.op].backward_seconds += now_seconds() - t0;
     }

@@ -74,15 +74,44 @@ class Tape {
 
   const Tensor& value(Var v) const;
   const Shape& shape(Var v) const { return value(v).shape(); }
-  // The gradient buffer of v, allocated as zeros on first use. Backward closures add to it.
-  Tensor& grad(Var v);
-  // The gradient buffer of v for a backward that writes every element of it. When `fresh`
-  // comes back true nothing has been accumulated yet and the buffer is uninitialised: the
-  // op must store its values, not add them. (Zero-filling every activation's gradient was
-  // 8% of a tiny training step.) A parameter's gradient is never fresh.
-  Tensor& grad_to_write(Var v, bool& fresh);
-  // Makes `g` (a buffer the caller gives up) v's gradient when v has none yet, else adds it.
-  void give_grad(Var v, Tensor g);
+  // ---- How a backward delivers an input's gradient: add_grad ---------------------------
+  // A backward adds its contribution to the gradient of every input that needs one
+  // (needs_grad), always through add_grad, in one of three forms:
+  //
+  //   t.add_grad(x, [&](auto into, Real* dx) { ... into(dx[i], value) ... });
+  //       `write` visits every element of x's gradient exactly once, through `into`, which
+  //       stores or adds. A GEMM passes `into.accumulate` as its beta (C = A B + beta C).
+  //   t.add_grad(x, Tape::summed, [&](auto into, Real* dx) { ... dx[i] += value ... });
+  //       for a scatter or a sum over a loop: `write` adds any number of contributions to
+  //       each element, into a buffer that starts at zero when x has no gradient yet.
+  //   t.add_grad(x, g);
+  //       g is a buffer the backward gives up (an add's dout): x's first gradient adopts it,
+  //       a later one adds it.
+  //
+  // Whether x already holds a gradient is the tape's knowledge, not the op's: x's first
+  // gradient is stored into a new, uninitialised buffer (`into` is Store), later ones are
+  // added (`into` is Add), and a parameter's gradient is always added to. (Zero-filling
+  // every activation's gradient before adding was 8% of a tiny training step.) A write
+  // that skips an element of a new buffer would leave garbage there: in the float64 build,
+  // where the gradient checks run, and under set_check_numerics(true) a new buffer starts
+  // as NaN, and check_gradients puts every input through both forms of `into`.
+  struct Store {
+    static constexpr bool accumulate = false;
+    void operator()(Real& dst, Real value) const { dst = value; }
+  };
+  struct Add {
+    static constexpr bool accumulate = true;
+    void operator()(Real& dst, Real value) const { dst += value; }
+  };
+  struct Summed {};
+  static constexpr Summed summed{};
+
+  template <class Write>
+  void add_grad(Var v, Write&& write);
+  template <class Write>
+  void add_grad(Var v, Summed, Write&& write);
+  void add_grad(Var v, Tensor g);
+
   bool needs_grad(Var v) const;
 
   // Seeds d(loss)/d(loss) = 1 and runs every recorded closure in reverse order. `loss`
@@ -124,6 +153,14 @@ class Tape {
   };
   Node& node(Var v);
   const Node& node(Var v) const;
+  // v's gradient buffer to add to, or null when v has none yet (a parameter always has one).
+  Tensor* existing_grad(Node& n);
+  // A new gradient buffer for n: uninitialised, or NaN in the float64 build and under
+  // check_numerics (see add_grad); `zeroed` for the summed form.
+  Tensor& new_grad(Node& n, bool zeroed);
+  // Under check_numerics: fails when a new gradient buffer holds a non-finite value after
+  // the backward that wrote it.
+  void check_written(const Node& n) const;
   void scan(const char* what, const char* op, const Tensor& t) const;
 
   std::deque<Node> nodes_;  // a deque: references from value() stay valid while ops push
@@ -132,9 +169,28 @@ class Tape {
   bool check_numerics_ = false;
   bool backward_done_ = false;
   bool profiling_ = false;
+  const char* running_ = "";  // the op whose backward is running
   double last_push_time_ = 0;
   std::map<std::string, OpTime> profile_;
 };
+
+template <class Write>
+void Tape::add_grad(Var v, Write&& write) {
+  Node& n = node(v);
+  if (Tensor* g = existing_grad(n)) {
+    write(Add{}, g->data());
+    return;
+  }
+  write(Store{}, new_grad(n, false).data());
+  check_written(n);
+}
+
+template <class Write>
+void Tape::add_grad(Var v, Summed, Write&& write) {
+  Node& n = node(v);
+  Tensor* g = existing_grad(n);
+  write(Add{}, g ? g->data() : new_grad(n, true).data());
+}
 
 // RAII: no op recorded while it lives keeps a backward closure.
 class NoGradGuard {

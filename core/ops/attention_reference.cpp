@@ -98,10 +98,15 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
   Tape::Backward backward = [q, k, v, bias_var, lay, P, causal, key_lengths, scale](Tape& t, const Tensor& dO) {
     const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
     auto visible = [&](int64_t b, int64_t row, int64_t u) { return u < key_lengths[b] && (!causal || u <= row); };
-    Real* dq = t.needs_grad(q) ? t.grad(q).data() : nullptr;
-    Real* dk = t.needs_grad(k) ? t.grad(k).data() : nullptr;
-    Real* dv = t.needs_grad(v) ? t.grad(v).data() : nullptr;
-    Real* dbias = bias_var && t.needs_grad(*bias_var) ? t.grad(*bias_var).data() : nullptr;
+    // The four gradients are summed over the loops below in buffers of their own, then added.
+    auto zeros_if = [&](bool wanted, Var x) { return wanted ? Tensor::zeros(t.shape(x)) : Tensor(); };
+    const bool want_bias = bias_var && t.needs_grad(*bias_var);
+    Tensor gq = zeros_if(t.needs_grad(q), q), gk = zeros_if(t.needs_grad(k), k), gv = zeros_if(t.needs_grad(v), v);
+    Tensor gbias = want_bias ? Tensor::zeros(t.shape(*bias_var)) : Tensor();
+    Real* dq = gq.defined() ? gq.data() : nullptr;
+    Real* dk = gk.defined() ? gk.data() : nullptr;
+    Real* dv = gv.defined() ? gv.data() : nullptr;
+    Real* dbias = want_bias ? gbias.data() : nullptr;
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     std::vector<Real> dP(L);
     for (int64_t b = 0; b < B; ++b)
@@ -125,6 +130,10 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
             if (dbias) dbias[lay.bias(h, row, u)] += dS;
           }
         }
+    if (dq) t.add_grad(q, std::move(gq));
+    if (dk) t.add_grad(k, std::move(gk));
+    if (dv) t.add_grad(v, std::move(gv));
+    if (dbias) t.add_grad(*bias_var, std::move(gbias));
   };
   if (bias_var) return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v, *bias_var});
   return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v});

@@ -64,18 +64,20 @@ Var cross_entropy(Tape& t, Var logits, const TensorI32& targets, const Tensor& s
                 [logits, target_copy, score_copy, lse, n_scored, N, C](Tape& t, const Tensor& dloss) {
     if (!t.needs_grad(logits) || n_scored == 0) return;
     const Real* x = t.value(logits).data();  // (N, C)
-    Real* dx = t.grad(logits).data();        // (N, C)
     const int32_t* tgt = target_copy.data();
     const Real* sc = score_copy.data();
     const Real* lse_d = lse.data();
     const Real g = static_cast<Real>(static_cast<double>(dloss.item()) / n_scored);
-    parallel_for(N, 4 * C, [&](int64_t i) {
-      if (sc[i] == 0) return;  // unscored: no gradient, logits never read
-      const Real* xi = x + i * C;
-      Real* dxi = dx + i * C;
-      const Real w = g * sc[i];
-      for (int64_t j = 0; j < C; ++j) dxi[j] += w * std::exp(xi[j] - lse_d[i]);
-      dxi[tgt[i]] -= w;
+    // Summed: unscored rows get nothing, and a target's entry gets two terms.
+    t.add_grad(logits, Tape::summed, [&](auto, Real* dx) {  // (N, C)
+      parallel_for(N, 4 * C, [&](int64_t i) {
+        if (sc[i] == 0) return;  // unscored: no gradient, logits never read
+        const Real* xi = x + i * C;
+        Real* dxi = dx + i * C;
+        const Real w = g * sc[i];
+        for (int64_t j = 0; j < C; ++j) dxi[j] += w * std::exp(xi[j] - lse_d[i]);
+        dxi[tgt[i]] -= w;
+      });
     });
   }, {logits});
 }

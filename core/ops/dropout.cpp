@@ -51,9 +51,10 @@ Var dropout(Tape& t, Var a, Real p, uint64_t seed, uint64_t stream) {
   return t.push("dropout", std::move(out), [a, p, seed, stream, keep_scale, n](Tape& t, const Tensor& dY) {
     if (!t.needs_grad(a)) return;
     const Real* dy = dY.data();
-    Real* dx = t.grad(a).data();
-    for_each_mask(n, p, seed, stream, [&](int64_t i, bool keep) {
-      if (keep) dx[i] += dy[i] * keep_scale;
+    t.add_grad(a, Tape::summed, [&](auto, Real* dx) {  // dropped elements get nothing
+      for_each_mask(n, p, seed, stream, [&](int64_t i, bool keep) {
+        if (keep) dx[i] += dy[i] * keep_scale;
+      });
     });
   }, {a});
 }

@@ -118,12 +118,23 @@ void forward_kernel(const BroadcastPlan& p, const Real* a, const Real* b, Real* 
   });
 }
 
+// Whether x = a (which == 0) or b (which == 1) has the output's layout, so that each element
+// of dx gets one value; otherwise x was stretched and dx sums over the stretched axes.
+bool dx_like_out(const BroadcastPlan& p, int which) {
+  if (p.numel == 0) return false;
+  const auto& sx = which == 0 ? p.sa : p.sb;
+  for (int i = 0; i < p.rank; ++i)
+    if (sx[i] == 0) return false;
+  return true;
+}
+
 // dx += reduce_to_x(g(dout, a, b)) where x is a (which == 0) or b (which == 1) and
-// g(d, av, bv) is d times the partial derivative of f with respect to x. A fresh dx
-// (uninitialised, see Tape::grad_to_write) is overwritten instead.
-template <class G>
+// g(d, av, bv) is d times the partial derivative of f with respect to x. When dx is like
+// the output, each element is delivered once through `into` (Tape::add_grad); otherwise
+// dx came from Tape::summed and the sums are added to it.
+template <class Into, class G>
 void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const Real* a,
-                     const Real* b, Real* dx, bool fresh, G g) {
+                     const Real* b, Into into, Real* dx, G g) {
   if (p.numel == 0) return;
   const auto& sx = which == 0 ? p.sa : p.sb;
   const int last = p.rank - 1;
@@ -137,7 +148,7 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
     else reduced[nr++] = i, reduced_count *= p.dim[i];
   }
   const bool inner_kept = sx[last] != 0;
-  if (inner_kept && reduced_count == 1) {  // x not stretched: dx has the output's layout
+  if (dx_like_out(p, which)) {
     const int64_t nc = (inner + kChunk - 1) / kChunk;
     parallel_for(p.rows() * nc, std::min(inner, kChunk), [&](int64_t item) {
       const int64_t row = item / nc, j0 = (item % nc) * kChunk, j1 = std::min(inner, j0 + kChunk);
@@ -147,18 +158,12 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
         const Real* ap = a + o.a;
         const Real* bp = b + o.b;
         Real* xp = dx + o.out;
-        if (fresh) {
 #pragma omp simd
-          for (int64_t j = j0; j < j1; ++j) xp[j] = g(dp[j], ap[j * SA], bp[j * SB]);
-        } else {
-#pragma omp simd
-          for (int64_t j = j0; j < j1; ++j) xp[j] += g(dp[j], ap[j * SA], bp[j * SB]);
-        }
+        for (int64_t j = j0; j < j1; ++j) into(xp[j], g(dp[j], ap[j * SA], bp[j * SB]));
       });
     });
     return;
   }
-  if (fresh) std::fill(dx, dx + kept_count * (inner_kept ? inner : 1), Real(0));
   const int64_t seg = inner_kept ? inner : 1;  // x elements per kept index
   const int64_t chunk_rows = std::max<int64_t>(1, kReduceChunk / std::max<int64_t>(inner, 1));
   const int64_t n_chunks = (reduced_count + chunk_rows - 1) / chunk_rows;
@@ -218,7 +223,7 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
 
 // The shared body of the four binary ops. Da / Db give d * df/da and d * df/db. When
 // df/da = 1 (add, sub) and a has the output's shape, da is dout itself: a is given dout's
-// buffer (Tape::give_grad) instead of a copy (a residual connection's add copied 1 MB per
+// buffer (Tape::add_grad) instead of a copy (a residual connection's add copied 1 MB per
 // backward in a tiny step).
 template <class F, class Da, class Db>
 Var binary(Tape& t, const char* op, Var a, Var b, F f, Da da, Db db, bool da_is_dout = false) {
@@ -231,17 +236,17 @@ Var binary(Tape& t, const char* op, Var a, Var b, F f, Da da, Db db, bool da_is_
   return t.push(op, std::move(out), [a, b, p, da, db, da_is_dout](Tape& t, const Tensor& dout) {
     const Real* Ad = t.value(a).data();
     const Real* Bd = t.value(b).data();
-    bool fresh = false;
+    auto deliver = [&](Var x, int which, auto g) {
+      auto write = [&](auto into, Real* dx) { backward_kernel(p, which, dout.data(), Ad, Bd, into, dx, g); };
+      if (dx_like_out(p, which)) t.add_grad(x, write);
+      else t.add_grad(x, Tape::summed, write);
+    };
     if (da_is_dout && t.needs_grad(a) && t.shape(a) == dout.shape()) {
-      t.give_grad(a, dout);  // b == a is fine: b then adds dout into the buffer it reads
+      t.add_grad(a, dout);  // b == a is fine: b then adds dout into the buffer it reads
     } else if (t.needs_grad(a)) {
-      Real* dx = t.grad_to_write(a, fresh).data();
-      backward_kernel(p, 0, dout.data(), Ad, Bd, dx, fresh, da);
+      deliver(a, 0, da);
     }
-    if (t.needs_grad(b)) {
-      Real* dx = t.grad_to_write(b, fresh).data();
-      backward_kernel(p, 1, dout.data(), Ad, Bd, dx, fresh, db);
-    }
+    if (t.needs_grad(b)) deliver(b, 1, db);
   }, {a, b});
 }
 
@@ -296,18 +301,13 @@ Var scale(Tape& t, Var a, Real s) {
   }
   return t.push("scale", std::move(out), [a, s, n, nc](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
-    bool fresh = false;
-    Real* da = t.grad_to_write(a, fresh).data();
     const Real* d = dout.data();
-    parallel_for(nc, kChunk, [&](int64_t c) {
-      const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
-      if (fresh) {
+    t.add_grad(a, [&](auto into, Real* da) {
+      parallel_for(nc, kChunk, [&](int64_t c) {
+        const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
 #pragma omp simd
-        for (int64_t i = i0; i < i1; ++i) da[i] = s * d[i];
-      } else {
-#pragma omp simd
-        for (int64_t i = i0; i < i1; ++i) da[i] += s * d[i];
-      }
+        for (int64_t i = i0; i < i1; ++i) into(da[i], s * d[i]);
+      });
     });
   }, {a});
 }

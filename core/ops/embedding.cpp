@@ -47,13 +47,14 @@ Var embedding(Tape& t, Var table, const TensorI32& ids) {
     for (int64_t p = 0; p < n; ++p) order[next[id[p]]++] = p;  // increasing p within each id
 
     const Real* g = dout.data();     // (..., d)
-    Real* dE = t.grad(table).data();  // (V, d)
-    parallel_for(V, d * (n / (V > 0 ? V : 1) + 1), [&](int64_t v) {
-      Real* dst = dE + v * d;
-      for (int64_t k = start[v]; k < start[v + 1]; ++k) {
-        const Real* src = g + order[k] * d;
-        for (int64_t j = 0; j < d; ++j) dst[j] += src[j];
-      }
+    t.add_grad(table, Tape::summed, [&](auto, Real* dE) {  // (V, d): a scatter of rows
+      parallel_for(V, d * (n / (V > 0 ? V : 1) + 1), [&](int64_t v) {
+        Real* dst = dE + v * d;
+        for (int64_t k = start[v]; k < start[v + 1]; ++k) {
+          const Real* src = g + order[k] * d;
+          for (int64_t j = 0; j < d; ++j) dst[j] += src[j];
+        }
+      });
     });
   }, {table});
 }

@@ -236,8 +236,8 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
 }
 
 // Gradient destinations of one (b, h) (row 0 of the pair, rows p.ld apart); null where no
-// gradient is needed. store: the buffer is fresh (uninitialised), so every element of the
-// pair is written, not added to.
+// gradient is needed. store: the buffer is new and uninitialised (Tape::Store), so every
+// element of the pair is written, not added to.
 struct PairGrads {
   Real* dq = nullptr;     // (L, d)
   Real* dk = nullptr;     // (L, d)
@@ -345,7 +345,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       if (g.dv) write_row(g.dv + (u0 + x) * ld, dVacc + x * dp, d, 1, g.store_v);
     }
   }
-  // Keys at or after key_limit get no gradient: zeros when the buffers are fresh.
+  // Keys at or after key_limit get no gradient: zeros when the buffers are new.
   for (int64_t u = key_limit; u < L; ++u) {
     if (g.dk && g.store_k) std::fill(g.dk + u * ld, g.dk + u * ld + d, Real(0));
     if (g.dv && g.store_v) std::fill(g.dv + u * ld, g.dv + u * ld + d, Real(0));
@@ -454,46 +454,64 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_bias = bias_var && t.needs_grad(*bias_var);
     if (!want_q && !want_k && !want_v && !want_bias) return;
-    // Every gradient buffer is fetched (allocated) here, before the threads start. A fresh
-    // one is stored into (each pair writes all of its rows), not zero-filled and added to.
-    bool fresh_q = false, fresh_k = false, fresh_v = false;
-    Real* dq = want_q ? t.grad_to_write(q, fresh_q).data() : nullptr;
-    Real* dk = want_k ? t.grad_to_write(k, fresh_k).data() : nullptr;
-    Real* dv = want_v ? t.grad_to_write(v, fresh_v).data() : nullptr;
-    Real* dbias = want_bias ? t.grad(*bias_var).data() : nullptr;
     const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *od = O.data(), *ld = lse.data(), *dod = dO.data();
     const int64_t W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
+    PairGrads all;  // the whole buffers (offset per pair below); null where not wanted
+    Real* dbias = nullptr;
     auto run = [&](int64_t b, int64_t h, Real* dbias_row) {
       const int64_t o = p.offset(b, h);
-      PairGrads g;
-      if (dq) g.dq = dq + o, g.store_q = fresh_q;
-      if (dk) g.dk = dk + o, g.store_k = fresh_k;
-      if (dv) g.dv = dv + o, g.store_v = fresh_v;
+      PairGrads g = all;
+      if (g.dq) g.dq += o;
+      if (g.dk) g.dk += o;
+      if (g.dv) g.dv += o;
       g.dbias = dbias_row;
       backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + (b * p.H + h) * p.L,
                     dod + o, g);
     };
-    if (p.bias_form == BiasForm::full && dbias) {
-      // Full bias: one head per iteration, batch entries in order, straight into dbias.
-      parallel_for(p.H, p.B * cost, [&](int64_t h) {
-        for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
+    auto compute = [&] {
+      if (p.bias_form == BiasForm::full && dbias) {
+        // Full bias: one head per iteration, batch entries in order, straight into dbias.
+        parallel_for(p.H, p.B * cost, [&](int64_t h) {
+          for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
+        });
+        return;
+      }
+      // Relative bias: per-(b, h) partial rows, summed over b in order below.
+      std::vector<Real> partial(dbias ? static_cast<size_t>(p.B * p.H * W) : 0, Real(0));
+      parallel_for(p.B * p.H, cost, [&](int64_t bh) {
+        run(bh / p.H, bh % p.H, dbias ? partial.data() + bh * W : nullptr);
       });
-      return;
-    }
-    // Relative bias: per-(b, h) partial rows, summed over b in order below.
-    std::vector<Real> partial(dbias ? static_cast<size_t>(p.B * p.H * W) : 0, Real(0));
-    parallel_for(p.B * p.H, cost, [&](int64_t bh) {
-      run(bh / p.H, bh % p.H, dbias ? partial.data() + bh * W : nullptr);
+      if (dbias)
+        for (int64_t h = 0; h < p.H; ++h)
+          for (int64_t j = 0; j < W; ++j) {
+            Real acc = 0;
+            for (int64_t b = 0; b < p.B; ++b) acc += partial[(b * p.H + h) * W + j];
+            dbias[h * W + j] += acc;
+          }
+    };
+    // The gradients come from Tape::add_grad, one inside the other, so that all four buffers
+    // are at hand when the pairs run. Each pair writes whole rows of dq, dk and dv: whether
+    // it stores (a new buffer) or adds is taken once per buffer from its `into`.
+    auto with_grad = [&](bool wanted, Var x, Real*& dst, bool& store, auto&& next) {
+      if (!wanted) return next();
+      t.add_grad(x, [&](auto into, Real* buffer) {
+        dst = buffer, store = !into.accumulate;
+        next();
+      });
+    };
+    with_grad(want_q, q, all.dq, all.store_q, [&] {
+      with_grad(want_k, k, all.dk, all.store_k, [&] {
+        with_grad(want_v, v, all.dv, all.store_v, [&] {
+          if (!want_bias) return compute();
+          t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
+            dbias = buffer;
+            compute();
+          });
+        });
+      });
     });
-    if (dbias)
-      for (int64_t h = 0; h < p.H; ++h)
-        for (int64_t j = 0; j < W; ++j) {
-          Real acc = 0;
-          for (int64_t b = 0; b < p.B; ++b) acc += partial[(b * p.H + h) * W + j];
-          dbias[h * W + j] += acc;
-        }
   };
   if (bias_var) return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v, *bias_var});
   return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v});

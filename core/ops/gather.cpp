@@ -31,9 +31,10 @@ Var gather_last(Tape& t, Var x, const TensorI32& idx) {
     if (!t.needs_grad(x)) return;
     const Real* g = dout.data();
     const int32_t* id = saved.data();
-    Real* dx = t.grad(x).data();
-    parallel_for(rows, m, [&](int64_t r) {
-      for (int64_t k = 0; k < m; ++k) dx[r * n + id[r * m + k]] += g[r * m + k];
+    t.add_grad(x, Tape::summed, [&](auto, Real* dx) {  // a scatter
+      parallel_for(rows, m, [&](int64_t r) {
+        for (int64_t k = 0; k < m; ++k) dx[r * n + id[r * m + k]] += g[r * m + k];
+      });
     });
   }, {x});
 }

@@ -166,90 +166,87 @@ Var layernorm(Tape& t, Var x, Var gamma, Var beta, Real eps) {
     const Real* dy = dY.data();              // (rows, d)
     const Real* mean_d = mean.data();
     const Real* rstd_d = rstd.data();
-    bool fresh = false;
-    Real* dx = want_x ? t.grad_to_write(x, fresh).data() : nullptr;  // (rows, d)
     const int64_t chunks = (rows + kChunkRows - 1) / kChunkRows;
     // Per-chunk partial column sums: (chunks, d) each, filled by one iteration per chunk.
     // A chunk's 32 rows are summed in Real, the chunks' partials in double.
     std::vector<Real> dgamma_part(want_g ? chunks * d : 0), dbeta_part(want_b ? chunks * d : 0);
-    parallel_for(chunks, kChunkRows * 10 * d, [&](int64_t c) {
-      Real* dg_c = want_g ? dgamma_part.data() + c * d : nullptr;
-      Real* db_c = want_b ? dbeta_part.data() + c * d : nullptr;
-      const int64_t end = std::min(rows, (c + 1) * kChunkRows);
-      Real* xhat = row_scratch(2 * d);  // (d): this row's xhat, then (d): dy gamma
-      Real* dnorm = xhat + d;
-      for (int64_t r = c * kChunkRows; r < end; ++r) {
-        const Real* xr = xd + r * d;
-        const Real* dyr = dy + r * d;
-        const Real m = mean_d[r], s = rstd_d[r];
-        Real dnorm_mean, dnorm_xhat_mean;
-        if (d % 8 == 0) {
-          // One pass: xhat, dnorm, their two row sums (row_sum's lanes) and the chunk's
-          // column sums, 8 columns at a time.
-          V8 sum_dn{}, sum_dot{};
-          for (int64_t j = 0; j < d; j += 8) {
-            V8 xv, dyv, gv;
-            load8(xr + j, xv);
-            load8(dyr + j, dyv);
-            load8(g + j, gv);
-            const V8 xh = (xv - m) * s, dn = dyv * gv;
-            std::memcpy(xhat + j, &xh, sizeof xh);
-            std::memcpy(dnorm + j, &dn, sizeof dn);
-            sum_dn += dn;
-            sum_dot += dn * xh;
-            if (dg_c) {
-              V8 acc;
-              load8(dg_c + j, acc);
-              acc += dyv * xh;
-              std::memcpy(dg_c + j, &acc, sizeof acc);
+    // One pass over the rows: dx (rows, d) through `into` when x needs it, and the partials.
+    auto pass = [&](auto into, Real* dx) {
+      parallel_for(chunks, kChunkRows * 10 * d, [&](int64_t c) {
+        Real* dg_c = want_g ? dgamma_part.data() + c * d : nullptr;
+        Real* db_c = want_b ? dbeta_part.data() + c * d : nullptr;
+        const int64_t end = std::min(rows, (c + 1) * kChunkRows);
+        Real* xhat = row_scratch(2 * d);  // (d): this row's xhat, then (d): dy gamma
+        Real* dnorm = xhat + d;
+        for (int64_t r = c * kChunkRows; r < end; ++r) {
+          const Real* xr = xd + r * d;
+          const Real* dyr = dy + r * d;
+          const Real m = mean_d[r], s = rstd_d[r];
+          Real dnorm_mean, dnorm_xhat_mean;
+          if (d % 8 == 0) {
+            // One pass: xhat, dnorm, their two row sums (row_sum's lanes) and the chunk's
+            // column sums, 8 columns at a time.
+            V8 sum_dn{}, sum_dot{};
+            for (int64_t j = 0; j < d; j += 8) {
+              V8 xv, dyv, gv;
+              load8(xr + j, xv);
+              load8(dyr + j, dyv);
+              load8(g + j, gv);
+              const V8 xh = (xv - m) * s, dn = dyv * gv;
+              std::memcpy(xhat + j, &xh, sizeof xh);
+              std::memcpy(dnorm + j, &dn, sizeof dn);
+              sum_dn += dn;
+              sum_dot += dn * xh;
+              if (dg_c) {
+                V8 acc;
+                load8(dg_c + j, acc);
+                acc += dyv * xh;
+                std::memcpy(dg_c + j, &acc, sizeof acc);
+              }
+              if (db_c) {
+                V8 acc;
+                load8(db_c + j, acc);
+                acc += dyv;
+                std::memcpy(db_c + j, &acc, sizeof acc);
+              }
             }
-            if (db_c) {
-              V8 acc;
-              load8(db_c + j, acc);
-              acc += dyv;
-              std::memcpy(db_c + j, &acc, sizeof acc);
+            dnorm_mean = combine_lanes(sum_dn) / static_cast<Real>(d);
+            dnorm_xhat_mean = combine_lanes(sum_dot) / static_cast<Real>(d);
+          } else {
+            for (int64_t j = 0; j < d; ++j) {
+              xhat[j] = (xr[j] - m) * s;
+              dnorm[j] = dyr[j] * g[j];
             }
+            dnorm_mean = row_sum(dnorm, d) / static_cast<Real>(d);
+            dnorm_xhat_mean = row_sum_dot(dnorm, xhat, d) / static_cast<Real>(d);
+            if (dg_c)
+              for (int64_t j = 0; j < d; ++j) dg_c[j] += dyr[j] * xhat[j];
+            if (db_c)
+              for (int64_t j = 0; j < d; ++j) db_c[j] += dyr[j];
           }
-          dnorm_mean = combine_lanes(sum_dn) / static_cast<Real>(d);
-          dnorm_xhat_mean = combine_lanes(sum_dot) / static_cast<Real>(d);
-        } else {
-          for (int64_t j = 0; j < d; ++j) {
-            xhat[j] = (xr[j] - m) * s;
-            dnorm[j] = dyr[j] * g[j];
-          }
-          dnorm_mean = row_sum(dnorm, d) / static_cast<Real>(d);
-          dnorm_xhat_mean = row_sum_dot(dnorm, xhat, d) / static_cast<Real>(d);
-          if (dg_c)
-            for (int64_t j = 0; j < d; ++j) dg_c[j] += dyr[j] * xhat[j];
-          if (db_c)
-            for (int64_t j = 0; j < d; ++j) db_c[j] += dyr[j];
+          if (!dx) continue;
+          Real* dxr = dx + r * d;
+          for (int64_t j = 0; j < d; ++j) into(dxr[j], s * (dnorm[j] - dnorm_mean - xhat[j] * dnorm_xhat_mean));
         }
-        if (!dx) continue;
-        Real* dxr = dx + r * d;
-        if (fresh) {
-          for (int64_t j = 0; j < d; ++j) dxr[j] = s * (dnorm[j] - dnorm_mean - xhat[j] * dnorm_xhat_mean);
-        } else {
-          for (int64_t j = 0; j < d; ++j) dxr[j] += s * (dnorm[j] - dnorm_mean - xhat[j] * dnorm_xhat_mean);
-        }
-      }
-    });
+      });
+    };
+    if (want_x) t.add_grad(x, pass);
+    else pass(Tape::Add{}, nullptr);
     // Add the partials chunk by chunk, in chunk order, one column per iteration.
-    if (want_g) {
-      Real* dgamma = t.grad(gamma).data();  // (d)
+    if (want_g) t.add_grad(gamma, [&](auto into, Real* dgamma) {  // (d)
       parallel_for(d, chunks, [&](int64_t j) {
         double acc = 0;
         for (int64_t c = 0; c < chunks; ++c) acc += dgamma_part[c * d + j];
-        dgamma[j] += static_cast<Real>(acc);
+        into(dgamma[j], static_cast<Real>(acc));
       });
-    }
-    if (want_b) {
-      Real* dbeta = t.grad(beta).data();  // (d)
+    });
+    if (want_b) t.add_grad(beta, [&](auto into, Real* dbeta) {  // (d)
       parallel_for(d, chunks, [&](int64_t j) {
         double acc = 0;
         for (int64_t c = 0; c < chunks; ++c) acc += dbeta_part[c * d + j];
-        dbeta[j] += static_cast<Real>(acc);
+        into(dbeta[j], static_cast<Real>(acc));
       });
-    }
+    });
   }, {x, gamma, beta});
 }
 

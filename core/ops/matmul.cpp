@@ -6,8 +6,8 @@
 //
 //   linear: Y = X W + b (X as rows x K)
 //   dX = dY W^T,   dW = X^T dY,   db = sum over rows of dY
-// Gradient products go through gemm() with accumulate = true, so gradients add up, except
-// into a fresh (still empty) gradient buffer, which they overwrite.
+// Gradient products go through gemm() with accumulate = into.accumulate (Tape::add_grad):
+// beta = 1 adds to a gradient, beta = 0 stores an input's first one.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -75,18 +75,15 @@ Var matmul(Tape& t, Var a, Var b, bool ta, bool tb) {
   return t.push("matmul", std::move(C), [a, b, ta, tb, p](Tape& t, const Tensor& dC) {
     const Real* Ad = t.value(a).data();
     const Real* Bd = t.value(b).data();
-    bool fresh = false;
-    if (t.needs_grad(a)) {
-      Real* dA = t.grad_to_write(a, fresh).data();
-      if (!ta) product(p, dC.data(), false, Bd, !tb, dA, !fresh, p.M, p.K, p.N);  // dC op(B)^T
-      else product(p, Bd, tb, dC.data(), true, dA, !fresh, p.K, p.M, p.N);        // op(B) dC^T
-    }
-    if (t.needs_grad(b)) {
-      Real* dB = t.grad_to_write(b, fresh).data();
-      // Per-entry B gradients; a shared B (only with batch == 1 here) is a plain 2-D case.
-      if (!tb) product(p, Ad, !ta, dC.data(), false, dB, !fresh, p.K, p.N, p.M);  // op(A)^T dC
-      else product(p, dC.data(), true, Ad, ta, dB, !fresh, p.N, p.K, p.M);        // dC^T op(A)
-    }
+    if (t.needs_grad(a)) t.add_grad(a, [&](auto into, Real* dA) {
+      if (!ta) product(p, dC.data(), false, Bd, !tb, dA, into.accumulate, p.M, p.K, p.N);  // dC op(B)^T
+      else product(p, Bd, tb, dC.data(), true, dA, into.accumulate, p.K, p.M, p.N);        // op(B) dC^T
+    });
+    // Per-entry B gradients; a shared B (only with batch == 1 here) is a plain 2-D case.
+    if (t.needs_grad(b)) t.add_grad(b, [&](auto into, Real* dB) {
+      if (!tb) product(p, Ad, !ta, dC.data(), false, dB, into.accumulate, p.K, p.N, p.M);  // op(A)^T dC
+      else product(p, dC.data(), true, Ad, ta, dB, into.accumulate, p.N, p.K, p.M);        // dC^T op(A)
+    });
   }, {a, b});
 }
 
@@ -221,7 +218,7 @@ Var linear_op(Tape& t, Var x, Var w, Var b, const Post& post) {
       if (rotated) {
         const int64_t half = p.N / 2;
         for (int64_t r = r0; r < r1; ++r)
-          rotate_row_back(dy + r * p.N, du + r * p.N, cos.data() + r % L * half, sin.data() + r % L * half, half, true);
+          rotate_row_back(dy + r * p.N, du + r * p.N, cos.data() + r % L * half, sin.data() + r % L * half, half, Tape::Store{});
         return;
       }
       const Real* s = S.data();
@@ -230,7 +227,6 @@ Var linear_op(Tape& t, Var x, Var w, Var b, const Post& post) {
     };
     const Tensor& G = with_du ? dU : dY;
     const int64_t rows = p.M, N = p.N;
-    bool fresh = false;
     // db = the column sums of G. With dX, each row block of G is summed by the dX product's
     // epilogue, right after that product has read the block (it is still in the thread's
     // cache), into one partial row per block; the partial rows are then added in block order.
@@ -249,31 +245,30 @@ Var linear_op(Tape& t, Var x, Var w, Var b, const Post& post) {
       written[slot] = 1;
     };
     if (t.needs_grad(x)) {
-      Real* dX = t.grad_to_write(x, fresh).data();
-      GemmArgs g;  // dX (+)= G W^T
-      g.M = rows, g.N = p.K, g.K = N, g.trans_b = true, g.accumulate = !fresh;
-      if (fused_db) g.epilogue = &block_sums;
-      if (with_du) g.prologue = &form_du;
-      gemm(g, G.data(), t.value(w).data(), dX);
+      t.add_grad(x, [&](auto into, Real* dX) {
+        GemmArgs g;  // dX (+)= G W^T
+        g.M = rows, g.N = p.K, g.K = N, g.trans_b = true, g.accumulate = into.accumulate;
+        if (fused_db) g.epilogue = &block_sums;
+        if (with_du) g.prologue = &form_du;
+        gemm(g, G.data(), t.value(w).data(), dX);
+      });
     } else if (with_du) {  // no dX product to carry it: du in a pass of its own
       constexpr int64_t kRowsPerBlock = 32;
       parallel_for((rows + kRowsPerBlock - 1) / kRowsPerBlock, kRowsPerBlock * N, [&](int64_t blk) {
         form_du(blk * kRowsPerBlock, std::min(rows, (blk + 1) * kRowsPerBlock));
       });
     }
-    if (t.needs_grad(w)) {
-      Real* dW = t.grad_to_write(w, fresh).data();
-      product(p, t.value(x).data(), true, G.data(), false, dW, !fresh, p.K, p.N, p.M);  // X^T G
-    }
-    if (want_b) {
-      Real* db = t.grad_to_write(b, fresh).data();
+    if (t.needs_grad(w)) t.add_grad(w, [&](auto into, Real* dW) {
+      product(p, t.value(x).data(), true, G.data(), false, dW, into.accumulate, p.K, p.N, p.M);  // X^T G
+    });
+    if (want_b) t.add_grad(b, [&](auto into, Real* db) {
       if (fused_db) {
         parallel_for((N + kSumCols - 1) / kSumCols, slots * kSumCols, [&](int64_t blk) {
           for (int64_t j = blk * kSumCols; j < std::min(N, (blk + 1) * kSumCols); ++j) {
             Real sum = 0;
             for (int64_t slot = 0; slot < slots; ++slot)
               if (written[slot]) sum += partial.data()[slot * N + j];
-            db[j] = fresh ? sum : db[j] + sum;
+            into(db[j], sum);
           }
         });
       } else {
@@ -281,12 +276,12 @@ Var linear_op(Tape& t, Var x, Var w, Var b, const Post& post) {
           const int64_t j0 = blk * kSumCols, width = std::min(kSumCols, N - j0);
           Real sums[kSumCols];
           column_sums(G.data(), rows, N, j0, width, sums);
-          for (int64_t j = 0; j < width; ++j) db[j0 + j] = fresh ? sums[j] : db[j0 + j] + sums[j];
+          for (int64_t j = 0; j < width; ++j) into(db[j0 + j], sums[j]);
         });
       }
-    }
+    });
     // Last: the products above read dY, and r may be x itself (then dx already holds x's part).
-    if (residual && t.needs_grad(*residual)) t.give_grad(*residual, dY);
+    if (residual && t.needs_grad(*residual)) t.add_grad(*residual, dY);
   };
   if (residual) return t.push(name, std::move(Y), std::move(backward), {x, w, b, *residual});
   return t.push(name, std::move(Y), std::move(backward), {x, w, b});

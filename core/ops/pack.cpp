@@ -65,7 +65,7 @@ Var pack_impl(Tape& t, Var x, const std::vector<int32_t>& lengths) {
     const std::vector<int64_t> starts = packed_starts("pack_rows", lengths, L);
     Tensor g = Tensor::empty(xs);
     copy_rows(dy.data(), g.data(), starts, L, w, false);
-    t.give_grad(x, std::move(g));
+    t.add_grad(x, std::move(g));
   }, {x});
 }
 
@@ -85,7 +85,7 @@ Var unpack_impl(Tape& t, Var x, const std::vector<int32_t>& lengths, int64_t L) 
     if (!t.needs_grad(x)) return;
     Tensor g = Tensor::empty(t.shape(x));
     copy_rows(dy.data(), g.data(), starts, L, w, true);
-    t.give_grad(x, std::move(g));
+    t.add_grad(x, std::move(g));
   }, {x});
 }
 

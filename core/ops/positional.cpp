@@ -71,14 +71,14 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
   }
   return t.push("rotate_pairs", std::move(Y), [x, p, cos, sin](Tape& t, const Tensor& dY) {
     if (!t.needs_grad(x)) return;
-    bool fresh = false;
-    Real* dxd = t.grad_to_write(x, fresh).data();
     const Real* dyd = dY.data();
     const Real *cd = cos.data(), *sd = sin.data();
-    parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
-      const Real* dyr = dyd + r * 2 * p.half;
-      Real* dxr = dxd + r * 2 * p.half;
-      rotate_row_back(dyr, dxr, cd + angle_row(p, r), sd + angle_row(p, r), p.half, fresh);  // dx (+)= R^T dy
+    t.add_grad(x, [&](auto into, Real* dxd) {
+      parallel_for(p.rows, 4 * p.half, [&](int64_t r) {
+        const Real* dyr = dyd + r * 2 * p.half;
+        Real* dxr = dxd + r * 2 * p.half;
+        rotate_row_back(dyr, dxr, cd + angle_row(p, r), sd + angle_row(p, r), p.half, into);  // dx (+)= R^T dy
+      });
     });
   }, {x});
 }
@@ -103,15 +103,16 @@ Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk) {
   }
   return t.push("expand_relative", std::move(out), [rel, H, Lq, Lk, W](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(rel)) return;
-    Real* dr = t.grad(rel).data();
     const Real* dd = dout.data();  // (H, Lq, Lk)
-    parallel_for(H * W, Lq, [&](int64_t e) {  // e = h * W + j, j = (u - q) + Lq - 1
-      const int64_t h = e / W, j = e % W, offset = j - (Lq - 1);  // u = q + offset
-      const int64_t q_begin = std::max<int64_t>(0, -offset);
-      const int64_t q_end = std::min<int64_t>(Lq, Lk - offset);
-      Real acc = 0;
-      for (int64_t q = q_begin; q < q_end; ++q) acc += dd[(h * Lq + q) * Lk + q + offset];
-      dr[e] += acc;
+    t.add_grad(rel, [&](auto into, Real* dr) {
+      parallel_for(H * W, Lq, [&](int64_t e) {  // e = h * W + j, j = (u - q) + Lq - 1
+        const int64_t h = e / W, j = e % W, offset = j - (Lq - 1);  // u = q + offset
+        const int64_t q_begin = std::max<int64_t>(0, -offset);
+        const int64_t q_end = std::min<int64_t>(Lq, Lk - offset);
+        Real acc = 0;
+        for (int64_t q = q_begin; q < q_end; ++q) acc += dd[(h * Lq + q) * Lk + q + offset];
+        into(dr[e], acc);
+      });
     });
   }, {rel});
 }

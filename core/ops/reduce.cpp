@@ -52,7 +52,7 @@ Var reduce_all(Tape& t, const char* op, Var a, bool average) {
   return t.push(op, std::move(out), [a, n, average](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
     const Real g = average ? dout[0] / static_cast<Real>(n) : dout[0];
-    add_constant(t.grad(a).data(), n, g);
+    t.add_grad(a, Tape::summed, [&](auto, Real* da) { add_constant(da, n, g); });
   }, {a});
 }
 
@@ -77,14 +77,15 @@ Var reduce_last(Tape& t, const char* op, Var a, bool average) {
   }
   return t.push(op, std::move(out), [a, n, rows, average](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
-    Real* da = t.grad(a).data();  // (rows, n)
-    const Real* d = dout.data();   // (rows)
+    const Real* d = dout.data();  // (rows)
     const Real count = static_cast<Real>(n);
-    parallel_for(rows, n, [&](int64_t r) {
-      const Real g = average ? d[r] / count : d[r];
-      Real* row = da + r * n;
+    t.add_grad(a, Tape::summed, [&](auto, Real* da) {  // (rows, n)
+      parallel_for(rows, n, [&](int64_t r) {
+        const Real g = average ? d[r] / count : d[r];
+        Real* row = da + r * n;
 #pragma omp simd
-      for (int64_t j = 0; j < n; ++j) row[j] += g;
+        for (int64_t j = 0; j < n; ++j) row[j] += g;
+      });
     });
   }, {a});
 }

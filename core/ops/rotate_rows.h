@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "core/tensor.h"
+#include "core/tape.h"
 
 namespace ordo {
 
@@ -22,14 +22,15 @@ inline void rotate_row(const Real* x, Real* y, const Real* __restrict c, const R
   }
 }
 
-// dx = R(theta)^T dy, stored (store) or added.
+// dx (+)= R(theta)^T dy, each element delivered through `into` (Tape::Store or Tape::Add).
+template <class Into>
 inline void rotate_row_back(const Real* __restrict dy, Real* __restrict dx, const Real* __restrict c,
-                            const Real* __restrict s, int64_t half, bool store) {
+                            const Real* __restrict s, int64_t half, Into into) {
   for (int64_t i = 0; i < half; ++i) {
     const Real d0 = dy[2 * i], d1 = dy[2 * i + 1];
     const Real g0 = d0 * c[i] + d1 * s[i], g1 = -d0 * s[i] + d1 * c[i];
-    dx[2 * i] = store ? g0 : dx[2 * i] + g0;
-    dx[2 * i + 1] = store ? g1 : dx[2 * i + 1] + g1;
+    into(dx[2 * i], g0);
+    into(dx[2 * i + 1], g1);
   }
 }
 

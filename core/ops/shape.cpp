@@ -33,11 +33,13 @@ std::string axes_str(const std::vector<int>& axes) {
 }
 
 
-// dst = permute(src) (accumulate: dst += permute(src)); dst is contiguous in the permuted
-// order. Axes of size 1 are dropped and axes that stay neighbours in src are merged, so
-// e.g. (B, L, H, dh) -> (B, H, L, dh) copies rows of dh contiguous values.
+// dst = permute(src), each element delivered through `into` (Tape::Store: dst =, Tape::Add:
+// dst +=); dst is contiguous in the permuted order. Axes of size 1 are dropped and axes that
+// stay neighbours in src are merged, so e.g. (B, L, H, dh) -> (B, H, L, dh) copies rows of
+// dh contiguous values.
+template <class Into>
 void permute_kernel(const Real* src, const Shape& src_shape, const std::vector<int>& axes,
-                    Real* dst, bool accumulate) {
+                    Real* dst, Into into) {
   const int R = src_shape.rank();
   std::array<int64_t, Shape::kMaxRank> src_stride{}, dim{}, stride{};
   int64_t running = 1;
@@ -63,16 +65,13 @@ void permute_kernel(const Real* src, const Shape& src_shape, const std::vector<i
     for (int64_t i = rank - 2, r = row; i >= 0; --i) off += (r % dim[i]) * stride[i], r /= dim[i];
     const Real* s = src + off;
     Real* d = dst + row * inner;
-    if (s_in == 1) {
-      if (accumulate) {
+    if (s_in == 1 && !into.accumulate) {
+      std::copy(s + j0, s + j1, d + j0);  // a memcpy
+    } else if (s_in == 1) {
 #pragma omp simd
-        for (int64_t j = j0; j < j1; ++j) d[j] += s[j];
-      } else {
-        std::copy(s + j0, s + j1, d + j0);
-      }
+      for (int64_t j = j0; j < j1; ++j) into(d[j], s[j]);
     } else {
-      if (accumulate) for (int64_t j = j0; j < j1; ++j) d[j] += s[j * s_in];
-      else for (int64_t j = j0; j < j1; ++j) d[j] = s[j * s_in];
+      for (int64_t j = j0; j < j1; ++j) into(d[j], s[j * s_in]);
     }
   });
 }
@@ -92,14 +91,12 @@ Var permute_op(Tape& t, const char* op, Var a, std::vector<int> axes) {
     seen[ax] = true, axes[i] = ax, out_dims[i] = s[ax];
   }
   Tensor out = Tensor::empty(Shape(out_dims));
-  permute_kernel(A.data(), s, axes, out.data(), false);
+  permute_kernel(A.data(), s, axes, out.data(), Tape::Store{});
   std::vector<int> inverse(R);
   for (int i = 0; i < R; ++i) inverse[axes[i]] = i;
   return t.push(op, std::move(out), [a, inverse](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
-    bool fresh = false;
-    Real* da = t.grad_to_write(a, fresh).data();
-    permute_kernel(dout.data(), dout.shape(), inverse, da, !fresh);
+    t.add_grad(a, [&](auto into, Real* da) { permute_kernel(dout.data(), dout.shape(), inverse, da, into); });
   }, {a});
 }
 
@@ -125,7 +122,7 @@ Var reshape(Tape& t, Var a, const Shape& shape) {
   return t.push("reshape", std::move(out), [a](Tape& t, const Tensor& dout) {
     // The gradient is the same numbers in a's shape: shared, not copied, when a has none yet
     // (dout is the reshape node's own gradient, released after this closure).
-    if (t.needs_grad(a)) t.give_grad(a, dout.reshaped(t.shape(a)));
+    if (t.needs_grad(a)) t.add_grad(a, dout.reshaped(t.shape(a)));
   }, {a});
 }
 
@@ -173,16 +170,15 @@ Var concat(Tape& t, const std::vector<Var>& parts, int axis) {
     int64_t offset = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
       const int64_t w = widths[k];
-      if (t.needs_grad(parts[k])) {
-        Real* dx = t.grad(parts[k]).data();  // (outer, w)
-        const Real* dy = dout.data();        // (outer, W)
+      if (t.needs_grad(parts[k])) t.add_grad(parts[k], [&](auto into, Real* dx) {  // (outer, w)
+        const Real* dy = dout.data();  // (outer, W)
         parallel_for(outer, w, [&](int64_t r) {
           Real* dst = dx + r * w;
           const Real* src = dy + r * W + offset;
 #pragma omp simd
-          for (int64_t j = 0; j < w; ++j) dst[j] += src[j];
+          for (int64_t j = 0; j < w; ++j) into(dst[j], src[j]);
         });
-      }
+      });
       offset += w;
     }
   }, parts);
@@ -205,13 +201,15 @@ Var slice(Tape& t, Var a, int axis, int64_t start, int64_t end) {
   }
   return t.push("slice", std::move(out), [a, w, W, first, outer = s.outer](Tape& t, const Tensor& dout) {
     if (!t.needs_grad(a)) return;
-    Real* dx = t.grad(a).data();  // (outer, W)
-    const Real* dy = dout.data(); // (outer, w)
-    parallel_for(outer, w, [&](int64_t r) {
-      Real* dst = dx + r * W + first;
-      const Real* src = dy + r * w;
+    // Only the sliced window gets a gradient: a summed (zeroed) buffer keeps the rest at 0.
+    t.add_grad(a, Tape::summed, [&](auto into, Real* dx) {  // (outer, W)
+      const Real* dy = dout.data();  // (outer, w)
+      parallel_for(outer, w, [&](int64_t r) {
+        Real* dst = dx + r * W + first;
+        const Real* src = dy + r * w;
 #pragma omp simd
-      for (int64_t j = 0; j < w; ++j) dst[j] += src[j];
+        for (int64_t j = 0; j < w; ++j) into(dst[j], src[j]);
+      });
     });
   }, {a});
 }

@@ -100,8 +100,9 @@ void add_row_grads(Tape& t, Var x, const Tensor& Y, const Tensor& dY, int64_t n,
   if (!t.needs_grad(x)) return;
   const Real* y = Y.data();
   const Real* dy = dY.data();
-  Real* dx = t.grad(x).data();  // (..., n)
-  parallel_for(rows, 4 * n, [&](int64_t r) { row_grad(y + r * n, dy + r * n, dx + r * n); });
+  t.add_grad(x, Tape::summed, [&](auto, Real* dx) {  // (..., n)
+    parallel_for(rows, 4 * n, [&](int64_t r) { row_grad(y + r * n, dy + r * n, dx + r * n); });
+  });
 }
 
 }  // namespace

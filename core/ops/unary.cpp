@@ -44,22 +44,17 @@ Tensor map(const Tensor& X, F f) {
   return Y;
 }
 
-// dx += g(dy, s) elementwise into x's gradient (stored when fresh), s the saved tensor
-// (input or output).
+// dx += g(dy, s) elementwise into x's gradient (Tape::add_grad), s the saved tensor (input
+// or output).
 template <class G>
 void accumulate(Tape& t, Var x, const Tensor& dY, const Tensor& S, G g) {
-  bool fresh = false;
-  Real* dx = t.grad_to_write(x, fresh).data();
   const Real* dy = dY.data();
   const Real* s = S.data();
-  chunked(dY.numel(), [&](int64_t i0, int64_t i1) {
-    if (fresh) {
+  t.add_grad(x, [&](auto into, Real* dx) {
+    chunked(dY.numel(), [&](int64_t i0, int64_t i1) {
 #pragma omp simd
-      for (int64_t i = i0; i < i1; ++i) dx[i] = g(dy[i], s[i]);
-    } else {
-#pragma omp simd
-      for (int64_t i = i0; i < i1; ++i) dx[i] += g(dy[i], s[i]);
-    }
+      for (int64_t i = i0; i < i1; ++i) into(dx[i], g(dy[i], s[i]));
+    });
   });
 }
 

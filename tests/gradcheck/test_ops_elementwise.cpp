@@ -86,7 +86,7 @@ TEST_CASE("binary ops with the same Var twice and with a constant operand", "[op
   }
 }
 
-// add and sub give dout's buffer to an intermediate first input (Tape::give_grad) instead of
+// add and sub give dout's buffer to an intermediate first input (Tape::add_grad) instead of
 // copying it: check the cases where that buffer is then added to (a == b, consumers of a
 // before and after the add, a result added to itself).
 TEST_CASE("add and sub with an intermediate first input: dout's buffer handed over", "[ops][elementwise]") {
@@ -169,8 +169,9 @@ Var wrong_factor(Tape& t, Var x) {
   Tensor out = t.value(x).clone();
   for (int64_t i = 0; i < out.numel(); ++i) out[i] *= 3;
   return t.push("wrong_factor", std::move(out), [x](Tape& t, const Tensor& dout) {
-    Tensor& dx = t.grad(x);
-    for (int64_t i = 0; i < dx.numel(); ++i) dx[i] += 6 * dout[i];  // should be 3
+    t.add_grad(x, [&](auto into, Real* dx) {
+      for (int64_t i = 0; i < dout.numel(); ++i) into(dx[i], 6 * dout[i]);  // should be 3
+    });
   }, {x});
 }
 
@@ -183,11 +184,25 @@ Var wrong_transpose(Tape& t, Var x, const Tensor& W) {
     for (int64_t j = 0; j < n; ++j)
       for (int64_t k = 0; k < n; ++k) out[i * n + j] += X[i * n + k] * W[k * n + j];
   return t.push("wrong_transpose", std::move(out), [x, W, n](Tape& t, const Tensor& dout) {
-    Tensor& dx = t.grad(x);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t k = 0; k < n; ++k)
-        for (int64_t j = 0; j < n; ++j)
-          dx[i * n + k] += dout[i * n + j] * W[j * n + k];  // should be W[k * n + j]
+    t.add_grad(x, Tape::summed, [&](auto, Real* dx) {
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < n; ++k)
+          for (int64_t j = 0; j < n; ++j)
+            dx[i * n + k] += dout[i * n + j] * W[j * n + k];  // should be W[k * n + j]
+    });
+  }, {x});
+}
+
+// y = 2 x but y_last = 0, with a backward that skips the last element, whose derivative is
+// 0 (the mistake of a kernel that skips masked positions): right when it adds to a gradient,
+// wrong when it stores x's first gradient into a new buffer.
+Var misses_last(Tape& t, Var x) {
+  Tensor out = t.value(x).clone();
+  for (int64_t i = 0; i < out.numel(); ++i) out[i] = i + 1 < out.numel() ? 2 * out[i] : 0;
+  return t.push("misses_last", std::move(out), [x](Tape& t, const Tensor& dout) {
+    t.add_grad(x, [&](auto into, Real* dx) {
+      for (int64_t i = 0; i + 1 < dout.numel(); ++i) into(dx[i], 2 * dout[i]);  // skips the last
+    });
   }, {x});
 }
 
@@ -207,6 +222,16 @@ TEST_CASE("the gradient checker catches a wrong backward", "[ops][gradcheck]") {
         [W](Tape& t, const std::vector<Var>& v) { return wrong_transpose(t, v[0], W); },
         {random_tensor(Shape{3, 3}, 3)});
     REQUIRE_FALSE(r.ok);
+  }
+  SECTION("an element a backward never writes into a new gradient buffer") {
+    // Through the parameter it passes; through scale(x, 1) the last element stays NaN.
+    GradCheckResult r = check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return misses_last(t, v[0]); },
+        {random_tensor(Shape{2, 3}, 4)});
+    REQUIRE_FALSE(r.ok);
+    INFO(r.worst);
+    REQUIRE(r.worst.find("input 0 (first gradient stored) element 5") != std::string::npos);
+    REQUIRE(r.worst.find("nan") != std::string::npos);
   }
   SECTION("and passes the same ops with their backward fixed") {
     // Control: a correct op built from the library passes, so the failures above are real.
