@@ -111,6 +111,23 @@ struct KeyHash {
   }
 };
 
+// While it lives, this thread's OpenMP thread count is 1. oneDNN (built on OpenMP) spreads a
+// call made outside a parallel region over omp_get_max_threads() threads, and plans a
+// primitive for the thread count it sees when the primitive is made: a product small enough
+// for parallel_for to run inline (the order task's pooled head, (128, d) x (d, 2)) summed in a
+// different order with 2 threads than with 1, a last-bit difference in evaluation losses.
+// Every call ordo makes is one single-threaded block: the thread count never enters.
+class OneThread {
+ public:
+  OneThread() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneThread() { omp_set_num_threads(previous_); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int previous_;
+};
+
 struct Prim {
   dnnl::matmul matmul;
   memory::desc a_md, b_md, c_md, bias_md, scratch_md;
@@ -123,6 +140,7 @@ class PrimitiveCache {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
+    OneThread one;  // planned for the single thread each call runs on
     return cache_.emplace(key, make(key)).first->second;
   }
 
@@ -207,6 +225,7 @@ void run(const Prim& p, const float* a, const float* b, float* c, const float* b
   m.c.set_data_handle(c);
   if (p.bias) m.bias.set_data_handle(const_cast<float*>(bias));
   if (size_t bytes = p.scratch_md.get_size(); bytes > 0) m.scratch.set_data_handle(thread_scratch(bytes));
+  OneThread one;
   p.matmul.execute(stream, m.args);
   stream.wait();
 }

@@ -169,6 +169,19 @@ TEST_CASE("matmul is bit-identical for 1 and 2 threads", "[ops][determinism]") {
   }, {random_tensor(Shape{16, 256, 64}, 504), random_tensor(Shape{64, 64}, 505)});
 }
 
+// Products too small for parallel_for to split (a pooled head: rows x d times d x 2) run on
+// the calling thread, outside any parallel region, where oneDNN would spread one call over
+// the OpenMP threads: core/gemm.cpp keeps every call single-threaded.
+TEST_CASE("small products run on the calling thread are bit-identical for 1 and 2 threads", "[ops][determinism]") {
+  for (int64_t d : {24, 40, 64, 96})
+    for (int64_t rows : {72, 128}) {
+      require_deterministic("linear (" + std::to_string(rows) + ", " + std::to_string(d) + ") x (" + std::to_string(d) + ", 2)",
+                            [](Tape& t, const std::vector<Var>& v) { return linear(t, v[0], v[1], v[2]); },
+                            {random_tensor(Shape{rows, d}, 520), random_tensor(Shape{d, 2}, 521),
+                             random_tensor(Shape{2}, 522)});
+    }
+}
+
 TEST_CASE("softmax, log_softmax and cross_entropy are bit-identical for 1 and 2 threads",
           "[ops][determinism]") {
   require_deterministic("softmax", [](Tape& t, const std::vector<Var>& v) { return softmax(t, v[0]); },
