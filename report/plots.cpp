@@ -94,6 +94,11 @@ std::string margins(const Rect& r) {
 }
 
 // Panels of a rows x cols grid inside `area`, row-major, with gaps in screen fractions.
+// Pixels between two small multiples side by side: the tick labels at their touching edges
+// (a curve's last step, "2000" or "10000", beside the next panel's "0") need half their
+// widths each and a space (22 px let "2000" and "0" run together into "20000").
+constexpr double kPanelGapPx = 48;
+
 std::vector<Rect> grid(size_t n, size_t cols, const Rect& area, double gap_x, double gap_y) {
   const size_t rows = (n + cols - 1) / cols;
   const double w = (area.r - area.l - gap_x * static_cast<double>(cols - 1)) / static_cast<double>(cols);
@@ -260,7 +265,7 @@ std::string series_figure(const PlotFiles& p, const SeriesFigure& f, const std::
     width = std::max(1200, static_cast<int>(cols) * 300 + 110);
     height = static_cast<int>(rows) * 240 + 150;
     const Rect area{80.0 / width, 1 - 20.0 / width, 80.0 / height, 1 - 70.0 / height};
-    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 58.0 / height));
+    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, kPanelGapPx / width, 58.0 / height));
   }
   body << "unset multiplot\n";
   return body.str();
@@ -453,7 +458,7 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
     width = std::max(1200, static_cast<int>(cols) * 300 + 110);
     height = static_cast<int>(rows) * 230 + 120 + static_cast<int>(count_px) + 60;
     const Rect area{80.0 / width, 1 - 20.0 / width, (count_px + 130) / height, 1 - 70.0 / height};
-    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, 22.0 / width, 48.0 / height));
+    body << small_multiples(p, f, series, styles, grid(series.size(), cols, area, kPanelGapPx / width, 48.0 / height));
     count_panel = Rect{80.0 / width, 1 - 20.0 / width, 60.0 / height, (count_px + 40) / height};
   }
   const double top = std::max(kMinBinRows * 2, *std::max_element(fewest.begin(), fewest.end()) * 1.15);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -23,27 +24,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run of `task` whose training accuracy climbs to `final_acc` over 300 steps, with 0.5 at
-// 64 and 128 (order's layout: training lengths 8-32).
+// A run of `task` whose training accuracy climbs to `final_acc` over `steps` steps, with 0.5
+// at 64 and 128 (order's layout: training lengths 8-32).
 RunRecord run(const std::string& task, const std::string& enc, uint64_t seed, double final_acc,
-              const std::string& variant = "") {
+              const std::string& variant = "", int64_t steps = 300) {
   RunRecord r;
   r.task = task;
   r.encoding = enc;
   r.variant = variant;
   r.seed = seed;
-  r.settings = {{"min-len", "8"}, {"max-len", "32"}, {"steps", "300"}};
-  for (int64_t s = 1; s <= 300; ++s) {
+  r.settings = {{"min-len", "8"}, {"max-len", "32"}, {"steps", std::to_string(steps)}};
+  for (int64_t s = 1; s <= steps; ++s) {
     r.log.step.push_back(s);
     r.log.train_loss.push_back(1.0 / s);
     r.log.lr.push_back(1e-3);
     r.log.wall_time.push_back(0.01 * s);
   }
-  for (int64_t i = 0; i <= 3; ++i) r.log.eval[0].push_back(EvalPoint{100 * i, 0.5 + (final_acc - 0.5) * i / 3.0});
-  r.log.eval[64].push_back(EvalPoint{300, 0.5});
-  r.log.eval[128].push_back(EvalPoint{300, 0.5});
+  for (int64_t i = 0; i <= 3; ++i)
+    r.log.eval[0].push_back(EvalPoint{steps * i / 3, 0.5 + (final_acc - 0.5) * i / 3.0});
+  r.log.eval[64].push_back(EvalPoint{steps, 0.5});
+  r.log.eval[128].push_back(EvalPoint{steps, 0.5});
   r.log.total_wall_seconds = 3;
   return r;
+}
+
+// A text label of an SVG that gnuplot wrote, as a box in pixels. Its width is estimated from
+// DejaVu Sans (gnuplot's "sans" here): 0.64 em per character, the width of its digits.
+struct TextBox {
+  double left, right, top, bottom;
+  std::string text;
+};
+
+std::vector<TextBox> svg_labels(const std::string& svg) {
+  // <g transform="translate(x,y)" ... font-size="F"  text-anchor="A">  <text>S</text>
+  static const std::regex label(
+      R"re(<g transform="translate\(([-0-9.]+),([-0-9.]+)\)( rotate\([^)]*\))?"[^>]*font-size="([0-9.]+)"\s*text-anchor="(\w+)">\s*<text>([^<]*)</text>)re");
+  std::vector<TextBox> out;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), label); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    std::string text = m[6].str();
+    text.erase(0, text.find_first_not_of(' '));
+    if (m[3].matched || text.empty()) continue;  // rotated (axis titles) or a blank tick
+    const double x = std::stod(m[1].str()), y = std::stod(m[2].str()), em = std::stod(m[4].str());
+    const double w = 0.64 * em * static_cast<double>(text.size());
+    const double left = m[5].str() == "start" ? x : m[5].str() == "end" ? x - w : x - w / 2;
+    out.push_back(TextBox{left, left + w, y - 0.75 * em, y + 0.2 * em, text});
+  }
+  return out;
 }
 
 std::string read(const std::string& path) {
@@ -131,6 +158,43 @@ TEST_CASE("write_study_report: summary.md, report.html and the figures from the 
     CHECK(fs::exists(r.plot_dir + "/overview.svg"));
     CHECK(md.find("![overview") == md.find("\n\n") + 2);  // right after the title
   }
+}
+
+// Small multiples side by side put one panel's last x tick beside the next one's first; with
+// too narrow a gap "2000" and "0" read as "20000" (issue 29). Every label of every figure of a
+// 14-encoding study must keep half an em clear of every other on its line.
+TEST_CASE("figures of 14 encodings: no two text labels run into each other", "[report]") {
+  TempDir dir;
+  const std::vector<std::string> encodings = {"none", "sinusoidal", "learned", "rope", "alibi", "t5", "rbf",
+                                              "cyclic", "fourier2d", "kerple_log", "kerple_power", "fire",
+                                              "xpos", "cope"};
+  std::vector<RunRecord> runs;
+  for (size_t e = 0; e < encodings.size(); ++e)
+    runs.push_back(run("order", encodings[e], 0, 0.5 + 0.5 * static_cast<double>(e) / 13, "", 2000));
+  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
+  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
+                                           read_results_attributes(dir.path + "/results.h5"));
+  if (!r.warnings.empty()) {
+    WARN("gnuplot drew no figures: " << r.warnings.front());
+    return;
+  }
+  int figures = 0;
+  for (const auto& entry : fs::directory_iterator(r.plot_dir)) {
+    if (entry.path().extension() != ".svg") continue;
+    ++figures;
+    const std::vector<TextBox> boxes = svg_labels(read(entry.path().string()));
+    INFO(entry.path().filename().string() << ": " << boxes.size() << " labels");
+    CHECK(boxes.size() >= 20);  // the parser found the ticks
+    for (size_t i = 0; i < boxes.size(); ++i)
+      for (size_t j = i + 1; j < boxes.size(); ++j) {
+        const TextBox &a = boxes[i], &b = boxes[j];
+        const double clear = 0.5 * 11;  // half an em of the 11 px tick font
+        const bool same_line = a.top < b.bottom && b.top < a.bottom;
+        const bool touching = a.left < b.right + clear && b.left < a.right + clear;
+        if (same_line && touching) FAIL_CHECK("'" << a.text << "' at x " << a.left << " runs into '" << b.text << "' at x " << b.left);
+      }
+  }
+  CHECK(figures >= 4);
 }
 
 TEST_CASE("results: a file of another format_version is refused, naming the version and its writer", "[report]") {
