@@ -494,12 +494,18 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
     // The gradients come from Tape::add_grad, one inside the other, so that all four buffers
     // are at hand when the pairs run. Each pair writes whole rows of dq, dk and dv: whether
     // it stores (a new buffer) or adds is taken once per buffer from its `into`.
+    // When one Var is two of q, k, v (self-attention without projections), the rows of both
+    // land in one buffer: the pair would store its dq rows over the dk rows it added, so
+    // then every buffer is a summed one, added to throughout.
+    const bool shared = q.id == k.id || q.id == v.id || k.id == v.id;
     auto with_grad = [&](bool wanted, Var x, Real*& dst, bool& store, auto&& next) {
       if (!wanted) return next();
-      t.add_grad(x, [&](auto into, Real* buffer) {
+      auto write = [&](auto into, Real* buffer) {
         dst = buffer, store = !into.accumulate;
         next();
-      });
+      };
+      if (shared) t.add_grad(x, Tape::summed, write);
+      else t.add_grad(x, write);
     };
     with_grad(want_q, q, all.dq, all.store_q, [&] {
       with_grad(want_k, k, all.dk, all.store_k, [&] {

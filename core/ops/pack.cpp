@@ -10,6 +10,8 @@
 // or zeros), so the results do not depend on the thread count.
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <numeric>
 
 #include "core/ops.h"
 #include "core/parallel.h"
@@ -75,8 +77,11 @@ Var unpack_impl(Tape& t, Var x, const std::vector<int32_t>& lengths, int64_t L) 
   const std::vector<int64_t> starts = packed_starts("unpack_rows", lengths, L);
   ORDO_CHECK(X.rank() >= 1 && X.dim(0) == starts.back(), "unpack_rows: x must be (T, ...) with T = the sum of the lengths (",
              starts.back(), "), got ", X.shape());
-  const int64_t B = static_cast<int64_t>(lengths.size()), w = X.numel() / std::max<int64_t>(X.dim(0), 1);
   std::vector<int64_t> dims = X.shape().dims();
+  // The row width from the shape, not numel / T: with every length 0 (T = 0) that was 0, and
+  // the padded output was left unwritten.
+  const int64_t B = static_cast<int64_t>(lengths.size());
+  const int64_t w = std::accumulate(dims.begin() + 1, dims.end(), int64_t{1}, std::multiplies<int64_t>());
   dims[0] = L;
   dims.insert(dims.begin(), B);
   Tensor out = Tensor::empty(Shape(dims));

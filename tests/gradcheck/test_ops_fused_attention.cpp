@@ -5,6 +5,7 @@
 // gradients are checked against finite differences too.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -63,6 +64,26 @@ TEST_CASE("fused attention gradients with a relative bias", "[ops][fused]") {
     check_fused(2, 1, 70, 2, BiasKind::relative, causal, {70, 1}, 25);
     check_fused(1, 3, 64, 2, BiasKind::relative, causal, {64}, 29);
   }
+}
+
+// One Var as two or three of q, k and v: each pair's rows of dq, dk and dv then land in one
+// buffer, and a stored first gradient would overwrite the rows added before it.
+TEST_CASE("fused attention gradients when q, k and v are one Var", "[ops][fused]") {
+  const int64_t B = 2, H = 2, L = 5, d = 3;
+  const std::vector<int32_t> lengths{5, 3};
+  const Real scale = static_cast<Real>(1.0 / std::sqrt(double(d)));
+  const std::vector<std::pair<const char*, std::array<int, 3>>> cases = {
+      {"q = k", {0, 0, 1}}, {"q = v", {0, 1, 0}}, {"k = v", {1, 0, 0}}, {"q = k = v", {0, 0, 0}}};
+  for (bool causal : {false, true})
+    for (const auto& [name, which] : cases) {
+      INFO(name << ", causal " << causal);
+      REQUIRE_GRADS_OK(check_gradients(
+          [&, which = which](Tape& t, const std::vector<Var>& v) {
+            return fused_attention(t, v[which[0]], v[which[1]], v[which[2]], FusedAttentionBias{}, lengths,
+                                   causal, scale);
+          },
+          {random_tensor(Shape{B, L, H, d}, 61), random_tensor(Shape{B, L, H, d}, 62)}));
+    }
 }
 
 TEST_CASE("fused attention gradients with a full bias", "[ops][fused]") {

@@ -142,4 +142,9 @@ TEST_CASE("pack_rows and unpack_rows gradients", "[ops][shape][pack]") {
         },
         {random_tensor(Shape(dims), ++stream)}));
   }
+  // Every sequence empty: no packed row, and the padded output is all zeros.
+  Tape t;
+  Var u = unpack_rows(t, t.input(Tensor::empty(Shape{0, 4})), {0, 0}, 3);
+  REQUIRE(t.shape(u) == Shape({2, 3, 4}));
+  for (int64_t i = 0; i < t.value(u).numel(); ++i) REQUIRE(t.value(u)[i] == 0);
 }
