@@ -35,4 +35,10 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
   fail "ordo compare exited $?"
 [[ -s $dir/study/report.html ]] || fail "ordo compare wrote no report.html"
 node "$root/tests/browser/check_report.mjs" "$dir/study/report.html" || fail "the report failed its browser checks (above)"
+# Twelve evaluation lengths on a log axis: their tick labels must be thinned, not overprinted
+# (112, 120 and "4x (128)" ran together before the lengths chart chose which to label).
+"$ordo" compare --tasks copy --encodings none,rope --seeds 1 --steps 20 --eval-lens 40:128:8 --out "$dir/lengths" >/dev/null ||
+  fail "ordo compare --eval-lens 40:128:8 exited $?"
+node "$root/tests/browser/check_report.mjs" "$dir/lengths/report.html" ||
+  fail "the report with twelve evaluation lengths failed its browser checks (above)"
 echo "report_browser: report.html passed its browser checks"
