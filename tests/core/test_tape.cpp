@@ -36,7 +36,7 @@ Var misses_last(Tape& t, Var x) {
 
 }  // namespace
 
-TEST_CASE("add_grad stores an intermediate's first gradient and adds the rest; a parameter's is always added",
+TEST_CASE("add_grad stores an intermediate's first gradient, adds the rest, and always adds to a parameter's",
           "[tape]") {
   Parameter p("p", Tensor::from(Shape{3}, {1, 2, 3}));
   p.grad.fill(10);  // a gradient from an earlier backward: added to, never overwritten
