@@ -513,6 +513,11 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
        << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
        << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
        << "set cblabel \"score: 0 = chance, 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
+       // The colour bar in pixels, 24 wide and 20 right of the cells: gnuplot's default sizes
+       // it by the plot's width, so 26 columns pushed its ticks and label off the canvas.
+       << "set colorbox user origin screen " << num((left + cell_w * static_cast<double>(cols) + 20) / width)
+       << ", screen " << num(static_cast<double>(bottom) / height) << " size screen " << num(24.0 / width)
+       << ", screen " << num(static_cast<double>(cell_h * static_cast<int>(rows)) / height) << "\n"
        << "unset key\nset tics scale 0\nset tics front\n";
   std::string xt, yt;
   for (size_t j = 0; j < cols; ++j) {
