@@ -7,6 +7,7 @@
 // differences (tests/gradcheck/) and gives bit-identical results for any thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -51,6 +52,9 @@ Var sum(Tape& t, Var a);        // all elements -> scalar
 Var mean(Tape& t, Var a);       // all elements -> scalar
 Var sum_last(Tape& t, Var a);   // (..., n) -> (...)
 Var mean_last(Tape& t, Var a);  // (..., n) -> (...)
+// a (T, ...) as consecutive runs of segments[s] rows: row r of the output is the sum of a's
+// rows from the start of r's run to r (a cumulative sum that restarts at every run).
+Var running_sum(Tape& t, Var a, const std::vector<int64_t>& segments);
 
 // ---- unary (core/ops/unary.cpp) --------------------------------------------------------
 Var exp(Tape& t, Var a);
@@ -58,6 +62,7 @@ Var log(Tape& t, Var a);
 Var log1p(Tape& t, Var a);  // ln(1 + a), accurate where a is small
 Var tanh(Tape& t, Var a);
 Var sigmoid(Tape& t, Var a);  // 1 / (1 + e^-a)
+Var log_sigmoid(Tape& t, Var a);  // ln sigmoid(a), without overflow for any a
 Var relu(Tape& t, Var a);
 // GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 Var gelu(Tape& t, Var a);
@@ -128,14 +133,37 @@ Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
 namespace ordo {
 
 // ---- fused attention (core/ops/fused_attention.cpp) ------------------------------------------
+// Which keys a query sees (docs/spec.md §4): key u of a sequence with key_length real keys
+// is visible to query t when
+//   u < key_length,   u <= t if causal,   |t - u| < window if window > 0
+// (a sliding window: a causal query sees itself and the window - 1 keys before it). The
+// visible keys of a query are one range [key_begin, key_end). Built from a bool, the causal
+// flag alone (no window).
+struct AttentionMask {
+  AttentionMask(bool causal_ = false, int64_t window_ = 0) : causal(causal_), window(window_) {}
+  bool causal;
+  int64_t window;  // 0: every key (within the causal limit)
+  int64_t key_begin(int64_t t) const { return window > 0 ? std::max<int64_t>(0, t - window + 1) : 0; }
+  // Never below key_begin(t): an empty range is [key_begin, key_begin).
+  int64_t key_end(int64_t t, int64_t key_length) const {
+    int64_t end = key_length;
+    if (causal) end = std::min<int64_t>(end, t + 1);
+    if (window > 0) end = std::min<int64_t>(end, t + window);
+    return std::max<int64_t>(end, key_begin(t));
+  }
+  bool visible(int64_t t, int64_t u, int64_t key_length) const {
+    return u >= key_begin(t) && u < key_end(t, key_length);
+  }
+};
+
 // softmax(q k^T * scale + bias + mask) v for q, k, v (B, L, H, d_h) (the projections'
 // layout, heads inner; the output too), computed tile by tile with an online softmax: no
 // (B, H, L, L) tensor is ever stored. The backward recomputes
 // the scores of each tile from q, k and the saved row log-sum-exps.
 //   bias: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or full (H, L, L);
 //         its gradient is accumulated when it needs one (t5's learned table).
-//   key_lengths (B): keys u >= key_lengths[b] are masked (key padding);
-//   causal: keys u > t are masked.
+//   key_lengths (B) and mask: the keys each query sees (AttentionMask, above): key padding,
+//   causal and a sliding window; a window of W costs O(L W) instead of O(L^2).
 // A query row with every key masked outputs zeros. Matches the reference kernel
 // (attention_reference, below) and the unfused composition (matmul, scale, add, softmax,
 // matmul) within 1e-5 in values and gradients.
@@ -143,21 +171,38 @@ struct FusedAttentionBias {
   std::optional<Var> values;
   bool relative = false;
 };
-Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                    const std::vector<int32_t>& key_lengths, bool causal, Real scale);
+// Every term on the logits beyond q k^T * scale, in the order they apply:
+//   bias:   the bias above;
+//   forget: F (B, L, H), or (T, H) on packed rows: the logit of query t and key u in head h
+//           gets F[t, h] - F[u, h] (the Forgetting Transformer, Lin et al. 2025: F the
+//           running sums of log forget gates; docs/spec.md §2.17);
+//   log_length_scale: s (H), Scalable-Softmax (SSMax, Nakanishi 2025; docs/spec.md §2.16):
+//           the whole logit row of query t in head h, the terms above included, times
+//           s_h log n_t, n_t the number of keys the query sees (AttentionMask).
+// Implicit from a bias alone.
+struct LogitTerms {
+  LogitTerms(FusedAttentionBias bias_ = {}, std::optional<Var> log_length_scale_ = std::nullopt,
+             std::optional<Var> forget_ = std::nullopt)
+      : bias(std::move(bias_)), log_length_scale(std::move(log_length_scale_)), forget(std::move(forget_)) {}
+  FusedAttentionBias bias;
+  std::optional<Var> log_length_scale;  // (H)
+  std::optional<Var> forget;            // (B, L, H) or packed (T, H)
+};
+Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                    const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);
 // The same on packed sequences (pack_rows): q, k, v and the output are (T, H, d_h), sequence
 // b at rows [start_b, start_b + lengths[b]) with start_b = sum_{c < b} lengths[c], and has
 // lengths[b] queries and keys; no padding row exists. L (>= every length) is the length the
 // bias was built for. Each real row's output and gradients are bit-identical to
 // fused_attention's on the padded batch with key_lengths = lengths (whose padding rows get a
 // zero output gradient, as the output mask gives them).
-Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                           const std::vector<int32_t>& lengths, int64_t L, bool causal, Real scale);
+Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                           const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale);
 // The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
 // inputs and masks, computed with plain loops as the formulas read (every score of a row
 // kept, P stored for the backward). What the tests hold the fast kernel to; not for
 // training.
-Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                        const std::vector<int32_t>& key_lengths, bool causal, Real scale);
+Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                        const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);
 
 }  // namespace ordo

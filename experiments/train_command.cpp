@@ -72,7 +72,7 @@ int cmd_train(const Args& args) {
     how.ckpt_every = parse_int("ckpt-every", p.option("ckpt-every"));
     how.ckpt_minutes = parse_double("ckpt-minutes", p.option("ckpt-minutes"));
     out_dir = p.has("out") ? p.option("out")
-                           : "runs/" + p.config.task.name + "-" + p.config.model.encoding + "-seed" +
+                           : "runs/" + p.config.task.name + "-" + encoding_label(p.config.model) + "-seed" +
                                  std::to_string(p.config.seed);
     how.out = out_dir;
     how.existing = resume ? ExistingOutput::Resume : force ? ExistingOutput::Replace : ExistingOutput::Refuse;
@@ -87,7 +87,7 @@ int cmd_train(const Args& args) {
   const bool quiet = p.option("quiet") == "true" || cluster().rank() != 0;  // rank 0 speaks for an MPI job
   Progress progress(quiet, 100);
   if (!quiet)
-    progress.message("ordo train: task " + cfg.task.name + ", encoding " + cfg.model.encoding + ", " +
+    progress.message("ordo train: task " + cfg.task.name + ", encoding " + encoding_label(cfg.model) + ", " +
                      std::to_string(cfg.steps) + " steps -> " + out_dir +
                      (cluster().distributed() ? ", data-parallel over " + std::to_string(cluster().size()) +
                                                     " MPI ranks (" + std::to_string(cfg.micro_batches) + " micro-batches)"

@@ -25,7 +25,8 @@ Tensor pack_table(const Tensor& table, const Positions& pos) {
 
 }  // namespace
 
-MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std)
+MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std,
+                                       bool log_length)
     : Module(std::move(n)),
       w_q(child("w_q"), d, d, seed),
       w_k(child("w_k"), d, d, seed),
@@ -35,6 +36,7 @@ MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint
       n_heads_(h) {
   ORDO_CHECK(h > 0 && d % h == 0, "attention '", name(), "': d_model ", d,
              " is not divisible by n_heads ", h, " (choose n_heads among the divisors of d_model)");
+  if (log_length) log_length_scale = std::make_unique<Parameter>(child("ssmax_s"), Tensor::full(Shape{h}, Real(1)));
 }
 
 Var MultiHeadAttention::split_heads(Tape& t, Var x, const Shape& rows) {
@@ -89,21 +91,35 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   }
 
   const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
-  FusedAttentionBias bias;
-  if (in.bias) bias = FusedAttentionBias{in.bias->values, in.bias->relative};
+  LogitTerms terms;
+  if (in.bias) terms.bias = FusedAttentionBias{in.bias->values, in.bias->relative};
+  if (log_length_scale) terms.log_length_scale = t.param(*log_length_scale);
+  if (auto gates = in.encoding->log_forget_gates(t, x, in.layer)) {  // (rows..., H)
+    // F: the running sums of the log gates along each sequence (its padding rows included,
+    // after the real ones, where they change no real row).
+    std::vector<int64_t> runs;
+    if (in.packed) {
+      for (int32_t len : pos.lengths) runs.push_back(len);
+      terms.forget = running_sum(t, *gates, runs);  // (T, H)
+    } else {
+      runs.assign(static_cast<size_t>(s[0]), s[1]);
+      terms.forget = reshape(t, running_sum(t, reshape(t, *gates, Shape{s[0] * s[1], n_heads_}), runs),
+                             Shape{s[0], s[1], n_heads_});  // (B, L, H)
+    }
+  }
   Var heads;  // (rows..., H, d_h)
   if (in.packed) {
-    heads = fused_attention_packed(t, q, k, v, bias, pos.lengths, pos.length, in.causal, inv_sqrt_dh);
+    heads = fused_attention_packed(t, q, k, v, terms, pos.lengths, pos.length, in.visible, inv_sqrt_dh);
   } else if (in.fused && !maps) {
-    heads = fused_attention(t, q, k, v, bias, pos.lengths, in.causal, inv_sqrt_dh);
+    heads = fused_attention(t, q, k, v, terms, pos.lengths, in.visible, inv_sqrt_dh);
   } else {
-    heads = unfused(t, q, k, v, in, inv_sqrt_dh, maps);
+    heads = unfused(t, q, k, v, in, terms, inv_sqrt_dh, maps);
   }
   return reshape(t, heads, s);
 }
 
-Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale_by,
-                                Var* maps) {
+Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, const LogitTerms& terms,
+                                Real scale_by, Var* maps) {
   const int64_t L = t.shape(q)[1];
   const std::vector<int> heads_outer{0, 2, 1, 3};  // (B, L, H, d_h) <-> (B, H, L, d_h)
   q = permute(t, q, heads_outer);
@@ -115,6 +131,23 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
     scores = add(t, scores, full);
   }
+  if (terms.forget) {  // F_t - F_u: F (B, L, H) as (B, H, L, 1) minus (B, H, 1, L)
+    const int64_t B = in.positions->batch;
+    Var F = permute(t, *terms.forget, {0, 2, 1});  // (B, H, L)
+    scores = add(t, scores, sub(t, reshape(t, F, Shape{B, n_heads_, L, 1}), reshape(t, F, Shape{B, n_heads_, 1, L})));
+  }
+  if (log_length_scale) {  // SSMax: row t of head h times s_h log n_t, n_t the keys it sees
+    const Positions& pos = *in.positions;
+    const int64_t B = pos.batch;
+    Tensor logn = Tensor::zeros(Shape{B, 1, L, 1});
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t row = 0; row < L; ++row) {
+        const int64_t n = in.visible.key_end(row, pos.lengths[b]) - in.visible.key_begin(row);
+        if (n > 0) logn[b * L + row] = static_cast<Real>(std::log(static_cast<double>(n)));
+      }
+    Var s = reshape(t, t.param(*log_length_scale), Shape{n_heads_, 1, 1});
+    scores = mul(t, scores, mul(t, t.input(std::move(logn)), s));  // (B, H, L, L) * (B, H, L, 1)
+  }
   Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
   if (maps) *maps = probs;
   return permute(t, matmul(t, probs, v), heads_outer);  // (B, H, L, d_h) -> (B, L, H, d_h)
@@ -125,6 +158,7 @@ void MultiHeadAttention::collect_parameters(std::vector<Parameter*>& out) {
   w_k.collect_parameters(out);
   w_v.collect_parameters(out);
   w_o.collect_parameters(out);
+  if (log_length_scale) out.push_back(log_length_scale.get());
 }
 
 }  // namespace ordo

@@ -1,15 +1,20 @@
-// layers/attention.h: multi-head self-attention with the three positional hooks.
+// layers/attention.h: multi-head self-attention with the positional hooks.
 //
 //   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, L, H, d_h)
 //   q, k    = encoding.rotate(q, k)                        (hook b)
-//   scores  = q k^T / sqrt(d_h) + bias + mask              (hook c; mask: padding, causal)
+//   scores  = q k^T / sqrt(d_h) + bias                     (hook c)
 //   scores += encoding.contextual_bias(q, q k^T / sqrt(d_h)) (hook d, unfused path only)
+//   scores += F_t - F_u, F the running sums of encoding.log_forget_gates(x)  (hook e, FoX)
+//   scores *= s_h log n_t                                  (SSMax, with log_length_scale)
+//   scores += mask                                         (padding, causal, window)
 //   out     = concat_h(softmax(scores) v) W_o + b_o
 // The layer never names an encoding: it calls the hooks of whatever it is given.
 #pragma once
 
+#include <memory>
 #include <optional>
 
+#include "core/ops.h"
 #include "layers/linear.h"
 #include "layers/posenc/encoding.h"
 
@@ -21,7 +26,7 @@ struct AttentionInputs {
   PositionalEncoding* encoding = nullptr;
   std::optional<AttentionBias> bias;  // from encoding->bias(), computed once
   Tensor mask;                        // additive, (B, 1, 1 or L, L): see layers/masks.h (unfused)
-  bool causal = false;
+  AttentionMask visible;              // the keys each query sees: causal, window (core/ops.h)
   // The fused op (core/ops.h fused_attention) stores no (B, H, L, L) tensor; the unfused
   // composition is kept for analysis (it can return the maps) and as the test reference.
   bool fused = true;
@@ -37,8 +42,10 @@ struct AttentionInputs {
 class MultiHeadAttention : public Module {
  public:
   // out_std: init std of W_o (docs/spec.md §1: may be scaled by 1/sqrt(2 n_layers)).
+  // log_length_scale: Scalable-Softmax (docs/spec.md §2.16), a learned s (H), init 1, that
+  // multiplies query t's logits by s_h log n_t.
   MultiHeadAttention(std::string name, int64_t d_model, int64_t n_heads, uint64_t seed,
-                     double out_std);
+                     double out_std, bool log_length_scale = false);
   // x (B, L, d) -> (B, L, d), or packed (T, d) -> (T, d). When `maps` is given it receives
   // the attention probabilities (B, H, L, L) of this call (this takes the unfused path).
   Var forward(Tape& t, Var x, const AttentionInputs& in, Var* maps = nullptr);
@@ -49,6 +56,7 @@ class MultiHeadAttention : public Module {
 
   int64_t heads() const { return n_heads_; }
   Linear w_q, w_k, w_v, w_o;
+  std::unique_ptr<Parameter> log_length_scale;  // SSMax's s (H), "<name>.ssmax_s"; null when off
 
  private:
   Var split_heads(Tape& t, Var x, const Shape& rows);  // (rows..., d) -> (rows..., H, d_h)
@@ -57,7 +65,8 @@ class MultiHeadAttention : public Module {
   Var merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps);
   // softmax(q k^T * scale + bias + mask) v by separate ops on (B, H, L, d_h) permutes of
   // q, k, v; returns (B, L, H, d_h) and fills *maps when given.
-  Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, Real scale, Var* maps);
+  Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, const LogitTerms& terms, Real scale,
+              Var* maps);
   int64_t d_model_, n_heads_;
 };
 

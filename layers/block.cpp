@@ -6,11 +6,11 @@
 namespace ordo {
 
 EncoderBlock::EncoderBlock(std::string n, int64_t d, int64_t h, int64_t d_ff, bool post, uint64_t seed,
-                           double out_std)
+                           double out_std, bool log_length_scale)
     : Module(std::move(n)),
       ln1(child("ln1"), d),
       ln2(child("ln2"), d),
-      attn(child("attn"), d, h, seed, out_std),
+      attn(child("attn"), d, h, seed, out_std, log_length_scale),
       ffn(child("ffn"), d, d_ff, seed, out_std),
       post_ln(post) {}
 

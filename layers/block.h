@@ -30,7 +30,7 @@ struct BlockContext {
 class EncoderBlock : public Module {
  public:
   EncoderBlock(std::string name, int64_t d_model, int64_t n_heads, int64_t d_ff, bool post_ln,
-               uint64_t seed, double out_std);
+               uint64_t seed, double out_std, bool log_length_scale = false);
   Var forward(Tape& t, Var x, const AttentionInputs& in, const BlockContext& ctx, Var* maps = nullptr);
   void collect_parameters(std::vector<Parameter*>& out) override;
 

@@ -14,15 +14,15 @@ Positions make_positions(int64_t L, const std::vector<int32_t>& lengths) {
   return p;
 }
 
-Tensor attention_mask(const Positions& pos, bool causal) {
+Tensor attention_mask(const Positions& pos, const AttentionMask& visible) {
   const int64_t B = pos.batch, L = pos.length;
   const Real neg_inf = -std::numeric_limits<Real>::infinity();
-  const int64_t rows = causal ? L : 1;
+  const int64_t rows = visible.causal || visible.window > 0 ? L : 1;
   Tensor m = Tensor::zeros(Shape{B, 1, rows, L});  // (B, 1, L or 1, L)
   for (int64_t b = 0; b < B; ++b)
     for (int64_t t = 0; t < rows; ++t)
       for (int64_t u = 0; u < L; ++u)
-        if (u >= pos.lengths[b] || (causal && u > t)) m[(b * rows + t) * L + u] = neg_inf;
+        if (!visible.visible(t, u, pos.lengths[b])) m[(b * rows + t) * L + u] = neg_inf;
   return m;
 }
 

@@ -6,13 +6,14 @@
 //   loss       : padded and unscored positions contribute nothing (the task's score mask).
 #pragma once
 
+#include "core/ops.h"
 #include "layers/posenc/encoding.h"
 
 namespace ordo {
 
-// Additive attention mask, 0 or -inf: (B, 1, 1, L) for key padding alone, or
-// (B, 1, L, L) when causal (u > t is -inf as well).
-Tensor attention_mask(const Positions& pos, bool causal);
+// Additive attention mask, 0 or -inf at the keys `visible` hides (core/ops.h AttentionMask):
+// (B, 1, 1, L) for key padding alone, or (B, 1, L, L) when causal or windowed.
+Tensor attention_mask(const Positions& pos, const AttentionMask& visible);
 
 // (B, L, 1): 1 at real positions, 0 at padding.
 Tensor output_mask(const Positions& pos);

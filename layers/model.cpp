@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/ops.h"
 #include "layers/init.h"
@@ -35,6 +36,22 @@ void validate(const ModelConfig& c) {
   ORDO_CHECK(c.n_layers > 0, "model: n_layers must be positive, got ", c.n_layers);
   ORDO_CHECK(c.d_ff > 0, "model: d_ff must be positive, got ", c.d_ff);
   ORDO_CHECK(c.dropout >= 0 && c.dropout < 1, "model: dropout must be in [0, 1), got ", c.dropout);
+  ORDO_CHECK(c.window >= 0, "model: window must be >= 0 (0 = every key), got ", c.window);
+  ORDO_CHECK(c.layer_encodings.empty() || static_cast<int64_t>(c.layer_encodings.size()) == c.n_layers,
+             "model: layer_encodings names ", c.layer_encodings.size(), " encodings for ", c.n_layers,
+             " layers; give one per layer (or none, for the one encoding in every layer)");
+}
+
+std::vector<std::string> block_encodings(const ModelConfig& c) {
+  if (!c.layer_encodings.empty()) return c.layer_encodings;
+  return std::vector<std::string>(static_cast<size_t>(std::max<int64_t>(c.n_layers, 0)), c.encoding);
+}
+
+std::string encoding_label(const ModelConfig& c) {
+  if (c.layer_encodings.empty()) return c.encoding;
+  std::string label;
+  for (const std::string& e : c.layer_encodings) label += (label.empty() ? "" : "+") + e;
+  return label;
 }
 
 namespace {
@@ -56,14 +73,28 @@ EncoderModel::EncoderModel(const ModelConfig& cfg)
     : Module(""),
       cfg_((validate(cfg), cfg)),
       tokens_("embed", cfg.vocab_size, cfg.d_model, cfg.seed),
-      encoding_(make_encoding(cfg.encoding, posenc_config(cfg))),
       ln_f_("ln_f", cfg.d_model),
       cls_("head.cls", normal_init(Shape{cfg.d_model}, 0.02, cfg.seed, "head.cls")),
       head_("head.proj", cfg.d_model, cfg.num_classes, cfg.seed) {
+  std::vector<std::string> made;  // the names of encodings_
+  for (const std::string& name : block_encodings(cfg)) {
+    auto at = std::find(made.begin(), made.end(), name);
+    if (at == made.end()) {
+      encodings_.push_back(make_encoding(name, posenc_config(cfg)));
+      made.push_back(name);
+      at = made.end() - 1;
+    }
+    block_encoding_.push_back(encodings_[static_cast<size_t>(at - made.begin())].get());
+  }
+  std::set<std::string> names;  // two encodings' tables may not share a checkpoint name
+  for (size_t e = 0; e < encodings_.size(); ++e)
+    for (Parameter* p : encodings_[e]->parameters())
+      ORDO_CHECK(names.insert(p->name).second, "model: encodings ", encoding_label(cfg), " both have a parameter '",
+                 p->name, "'; ", made[e], " cannot be given to some layers beside the other");
   for (int64_t i = 0; i < cfg.n_layers; ++i)
     blocks_.push_back(std::make_unique<EncoderBlock>("blocks." + std::to_string(i), cfg.d_model,
                                                      cfg.n_heads, cfg.d_ff, cfg.post_ln, cfg.seed,
-                                                     out_std(cfg)));
+                                                     out_std(cfg), cfg.log_length_scale));
 }
 
 ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std::vector<int32_t>& lengths,
@@ -95,14 +126,24 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   std::optional<Var> omask;  // none when no position is padding
   if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
     omask = t.input(output_mask(pos));
-  x = encoding_->embed(t, x, pos);
+  // Each distinct encoding once: its embedding term, then its bias (shared by its blocks).
+  for (auto& e : encodings_) x = e->embed(t, x, pos);
+  std::vector<std::optional<AttentionBias>> biases;
+  bool contextual = false;
+  for (auto& e : encodings_) {
+    biases.push_back(e->bias(t, pos));
+    contextual = contextual || e->contextual();
+  }
+  auto bias_of = [&](const PositionalEncoding* e) {
+    for (size_t i = 0; i < encodings_.size(); ++i)
+      if (encodings_[i].get() == e) return biases[i];
+    fail("model: block encoding not among the model's encodings");
+  };
 
   AttentionInputs in;
   in.positions = &pos;
-  in.encoding = encoding_.get();
-  in.bias = encoding_->bias(t, pos);
-  in.causal = cfg_.causal;
-  in.fused = cfg_.fused_attention && !encoding_->contextual();  // a contextual term needs the logits
+  in.visible = AttentionMask(cfg_.causal, cfg_.window);
+  in.fused = cfg_.fused_attention && !contextual;  // a contextual term needs the logits
   in.fused_rotation = cfg_.fused_epilogues;
   // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
   // not B L): padded rows never influence real ones (their keys are masked, their outputs
@@ -116,11 +157,13 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   } else if (omask) {
     x = mul(t, x, *omask);
   }
-  if (!in.fused || opt.keep_attention) in.mask = attention_mask(pos, cfg_.causal);
+  if (!in.fused || opt.keep_attention) in.mask = attention_mask(pos, in.visible);
   BlockContext ctx{omask, cfg_.dropout, opt.training, opt.dropout_seed, opt.step, cfg_.fused_epilogues};
 
   ForwardResult r;
   for (auto& block : blocks_) {
+    in.encoding = block_encoding_[static_cast<size_t>(in.layer)];
+    in.bias = bias_of(in.encoding);
     Var maps;
     x = block->forward(t, x, in, ctx, opt.keep_attention ? &maps : nullptr);
     ++in.layer;
@@ -149,7 +192,8 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
 
 void EncoderModel::collect_parameters(std::vector<Parameter*>& out) {
   tokens_.collect_parameters(out);
-  for (Parameter* p : encoding_->parameters()) out.push_back(p);
+  for (auto& e : encodings_)
+    for (Parameter* p : e->parameters()) out.push_back(p);
   for (auto& b : blocks_) b->collect_parameters(out);
   ln_f_.collect_parameters(out);
   if (cfg_.head == HeadType::Cls) out.push_back(&cls_);

@@ -40,12 +40,29 @@ struct ModelConfig {
   // gelu, add and the encoding's rotate hook as separate ops, the reference composition.
   bool fused_epilogues = true;
   std::string encoding = default_encoding();  // rope (its EncodingInfo::is_default, rope.cpp)
+  // One encoding per block (docs/spec.md §2.15): n_layers names, or empty for `encoding` in
+  // every block. The blocks naming one encoding share one instance of it (its parameters
+  // and its bias), as every block shares `encoding`; an encoding's embedding term (hook a) is
+  // added once, to the token embeddings, when any block names it.
+  std::vector<std::string> layer_encodings;
+  // Each query sees the keys within `window` positions, |t - u| < window (a sliding
+  // window, core/ops.h AttentionMask); 0 = every key.
+  int64_t window = 0;
+  // Scalable-Softmax (Nakanishi 2025; docs/spec.md §2.16): each block's logits of query t
+  // times s_h log n_t, s learned per block and head; false: none.
+  bool log_length_scale = false;
   EncodingConfig posenc;          // d_model, n_heads, causal and seed are filled in from here
   uint64_t seed = 0;
 };
 
 // Checks the configuration; throws ordo::Error naming the problem and accepted values.
 void validate(const ModelConfig& cfg);
+
+// The encoding of each block: cfg.layer_encodings, or cfg.encoding n_layers times.
+std::vector<std::string> block_encodings(const ModelConfig& cfg);
+// The name a run's model is shown by: the encoding, or the blocks' encodings joined by '+'
+// ("rope+none") when they are given per block.
+std::string encoding_label(const ModelConfig& cfg);
 
 struct ForwardOptions {
   bool training = false;       // enables dropout
@@ -72,12 +89,14 @@ class EncoderModel : public Module {
   void collect_parameters(std::vector<Parameter*>& out) override;
 
   const ModelConfig& config() const { return cfg_; }
-  PositionalEncoding& encoding() { return *encoding_; }
+  // The encoding of block `layer` (one instance per distinct name).
+  PositionalEncoding& encoding(int64_t layer = 0) { return *block_encoding_.at(static_cast<size_t>(layer)); }
 
  private:
   ModelConfig cfg_;
   Embedding tokens_;
-  std::unique_ptr<PositionalEncoding> encoding_;
+  std::vector<std::unique_ptr<PositionalEncoding>> encodings_;  // distinct, in order of first use
+  std::vector<PositionalEncoding*> block_encoding_;              // per block, into encodings_
   std::vector<std::unique_ptr<EncoderBlock>> blocks_;
   LayerNorm ln_f_;
   Parameter cls_;  // (d) the cls token, used with HeadType::Cls

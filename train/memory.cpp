@@ -35,6 +35,20 @@ Probe probe(const TrainConfig& cfg, const Task& task, int64_t layers, const std:
   Probe p;
   ModelConfig m = cfg.model;
   m.n_layers = layers;
+  if (!m.layer_encodings.empty()) {
+    // A probe of `layers` blocks from the distinct per-layer encodings, a contextual one
+    // (which sends the whole model down the unfused path, O(L^2) per layer) first, so that
+    // the estimate covers the costliest form the model takes.
+    std::vector<std::string> distinct;
+    for (const std::string& e : m.layer_encodings)
+      if (std::find(distinct.begin(), distinct.end(), e) == distinct.end()) distinct.push_back(e);
+    EncodingConfig ec = m.posenc;
+    ec.d_model = m.d_model, ec.n_heads = m.n_heads, ec.n_layers = layers, ec.causal = m.causal;
+    std::stable_partition(distinct.begin(), distinct.end(),
+                          [&](const std::string& e) { return make_encoding(e, ec)->contextual(); });
+    m.layer_encodings.clear();
+    for (int64_t l = 0; l < layers; ++l) m.layer_encodings.push_back(distinct[static_cast<size_t>(l) % distinct.size()]);
+  }
   EncoderModel model(m);
   std::unique_ptr<Optimizer> optimizer = make_optimizer(cfg.optimizer, model.parameters());
   Tape tape;

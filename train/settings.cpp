@@ -10,6 +10,7 @@
 
 #include "core/strings.h"
 #include "data/task.h"
+#include "layers/model.h"
 #include "layers/posenc/encoding.h"
 
 namespace ordo {
@@ -120,6 +121,30 @@ std::vector<Setting> build_table() {
       text_setting("head", "model", "output head: token, pooled, cls (empty = the task's own)",
                    [](C& c) -> auto& { return c.head; }),
       bool_setting("causal", "model", "decoder-style mask: position t sees only u <= t", [](C& c) -> auto& { return c.model.causal; }),
+      Setting{"layer-encodings", "model",
+              "one encoding per layer, E1,E2,... (or E1+E2+..., the form --vary takes); layers naming one "
+              "encoding share it; empty = --encoding in every layer",
+              false, true,
+              [](const TrainConfig& c) {
+                std::string s;
+                for (const std::string& e : c.model.layer_encodings) s += (s.empty() ? "" : "+") + e;
+                return s;
+              },
+              [](TrainConfig& c, const std::string& s) {
+                std::string list = s;
+                std::replace(list.begin(), list.end(), '+', ',');
+                c.model.layer_encodings = split_list(list);
+              }},
+      Setting{"score-scale", "model",
+              "none, or log-length: Scalable-Softmax, every logit of query t times s_h log n_t (n_t the keys it "
+              "sees, s learned per layer and head, init 1)",
+              false, true, [](const TrainConfig& c) { return std::string(c.model.log_length_scale ? "log-length" : "none"); },
+              [](TrainConfig& c, const std::string& s) {
+                ORDO_CHECK(s == "none" || s == "log-length", "--score-scale: unknown '", s, "'; accepted: none, log-length");
+                c.model.log_length_scale = s == "log-length";
+              }},
+      int_setting("window", "model", "each query sees the keys u with |t - u| < W (sliding-window attention); 0 = all",
+                  [](C& c) -> auto& { return c.model.window; }),
       bool_setting("post-ln", "model", "post-LN blocks instead of pre-LN", [](C& c) -> auto& { return c.model.post_ln; }),
       bool_setting("scale-output-init", "model", "init W_o and fc2 with std 0.02 / sqrt(2 layers) instead of 0.02",
                    [](C& c) -> auto& { return c.model.scale_output_init; }),
@@ -257,11 +282,20 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(m.n_layers > 0, "--layers must be positive, got ", m.n_layers);
   ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
   ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
-  const EncodingInfo& encoding = encoding_info(c.model.encoding);  // an unknown name lists the known ones
-  if (encoding.check) encoding.check(c.model.posenc.options);
+  ORDO_CHECK(m.window >= 0, "--window must be >= 0 (0 = every key), got ", m.window);
+  ORDO_CHECK(m.layer_encodings.empty() || static_cast<int64_t>(m.layer_encodings.size()) == m.n_layers,
+             "--layer-encodings names ", m.layer_encodings.size(), " encodings for --layers ", m.n_layers,
+             "; give one per layer");
   ORDO_CHECK(c.random_positions >= 0, "--random-positions must be >= 0 (0 = off), got ", c.random_positions);
-  ORDO_CHECK(c.random_positions == 0 || encoding.takes_random_positions, "--random-positions: encoding ", encoding.name,
-             " does not take randomized positions; drop the flag or choose another encoding");
+  encoding_info(m.encoding);  // an unknown name lists the known ones
+  std::set<std::string> checked;
+  for (const std::string& name : block_encodings(m)) {
+    if (!checked.insert(name).second) continue;
+    const EncodingInfo& encoding = encoding_info(name);  // an unknown name lists the known ones
+    if (encoding.check) encoding.check(c.model.posenc.options);
+    ORDO_CHECK(c.random_positions == 0 || encoding.takes_random_positions, "--random-positions: encoding ",
+               encoding.name, " does not take randomized positions; drop the flag or choose another encoding");
+  }
   ORDO_CHECK(c.random_positions > 0 || !c.random_positions_eval,
              "--random-positions-eval needs --random-positions N");
   for (int64_t len : c.eval_lens)

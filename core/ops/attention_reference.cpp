@@ -6,8 +6,9 @@
 // tests/gradcheck/test_ops_fused_attention.cpp); it is not on any training path.
 //
 // For one (batch entry b, head h), with q, k, v (L, d), scale s and the bias:
-//   visible(t, u) = u < key_lengths[b] and (not causal or u <= t)
-//   S[t, u] = s q_t . k_u + bias[t, u]                    (visible keys only)
+//   visible(t, u) = mask.visible(t, u, key_lengths[b])   (padding, causal, window: core/ops.h)
+//   z[t, u] = s q_t . k_u + bias[t, u] + F[t] - F[u]      (visible keys only; F: the forget term)
+//   S[t, u] = f_t z[t, u],  f_t = s_h log n_t with SSMax (n_t: the keys query t sees), else 1
 //   P[t, u] = exp(S[t, u] - max_u S[t, .]) / sum_u' exp(S[t, u'] - max_u S[t, .])
 //   O_t     = sum_u P[t, u] v_u                            (0 when no key is visible)
 // Backward, given dO:
@@ -15,7 +16,9 @@
 //   dP[t, u]  = dO_t . v_u
 //   D_t       = sum_u P[t, u] dP[t, u]
 //   dS[t, u]  = P[t, u] (dP[t, u] - D_t)
-//   dQ[t]    += s dS[t, u] k_u,   dK[u] += s dS[t, u] q_t,   dbias[t, u] += dS[t, u]
+//   dQ[t]    += f_t s dS[t, u] k_u,   dK[u] += f_t s dS[t, u] q_t,   dbias[t, u] += f_t dS[t, u]
+//   dF[t]    += f_t dS[t, u],   dF[u] -= f_t dS[t, u]                (the forget term)
+//   ds_h     += log n_t sum_u dS[t, u] z[t, u]                      (SSMax)
 // where the bias is relative (H, 2L - 1), entry [h, (u - t) + L - 1], or full (H, L, L).
 // The forward keeps P (B, H, L, L) for the backward: memory the fast kernel does not spend.
 #include <cmath>
@@ -46,8 +49,9 @@ Real dot(const Real* x, const Real* y, int64_t d) {
 
 }  // namespace
 
-Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                        const std::vector<int32_t>& key_lengths, bool causal, Real scale) {
+Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                        const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
+  const FusedAttentionBias& bias = terms.bias;
   const Tensor& Q = t.value(q);
   ORDO_CHECK(Q.rank() == 4 && t.shape(k) == Q.shape() && t.shape(v) == Q.shape(),
              "attention_reference: q, k and v must be (B, L, H, d_h) alike, got q ", Q.shape(), ", k ",
@@ -63,7 +67,24 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
     ORDO_CHECK(t.shape(*bias.values) == expected, "attention_reference: the bias must be ", expected, ", got ",
                t.shape(*bias.values));
   }
-  auto visible = [&](int64_t b, int64_t row, int64_t u) { return u < key_lengths[b] && (!causal || u <= row); };
+  auto visible = [&](int64_t b, int64_t row, int64_t u) { return mask.visible(row, u, key_lengths[b]); };
+  if (terms.log_length_scale)
+    ORDO_CHECK(t.shape(*terms.log_length_scale) == Shape{H}, "attention_reference: the log-length scale must be (",
+               H, "), got ", t.shape(*terms.log_length_scale));
+  // log n_t: the logarithm of the number of keys query `row` of sequence b sees (0 if none).
+  auto log_keys = [mask, key_lengths](int64_t b, int64_t row) {
+    int64_t n = 0;
+    for (int64_t u = 0; u < key_lengths[b]; ++u)
+      if (mask.visible(row, u, key_lengths[b])) ++n;
+    return n > 0 ? std::log(static_cast<Real>(n)) : Real(0);
+  };
+  const Real* sd = terms.log_length_scale ? t.value(*terms.log_length_scale).data() : nullptr;
+  if (terms.forget)
+    ORDO_CHECK(t.shape(*terms.forget) == (Shape{B, L, H}), "attention_reference: the forget term must be (", B, ", ",
+               L, ", ", H, "), got ", t.shape(*terms.forget));
+  const Real* fd = terms.forget ? t.value(*terms.forget).data() : nullptr;
+  auto forget_at = [H, L](const Real* F, int64_t b, int64_t row, int64_t h) { return F[(b * L + row) * H + h]; };
+  auto factor = [&](int64_t b, int64_t h, int64_t row) { return sd ? sd[h] * log_keys(b, row) : Real(1); };
 
   const Real* qd = Q.data();
   const Real* kd = t.value(k).data();
@@ -80,6 +101,8 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
           if (!visible(b, row, u)) continue;
           p[u] = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d);
           if (bd) p[u] += bd[lay.bias(h, row, u)];
+          if (fd) p[u] += forget_at(fd, b, row, h) - forget_at(fd, b, u, h);
+          p[u] *= factor(b, h, row);
           max_score = std::max(max_score, p[u]);
         }
         if (max_score == -std::numeric_limits<Real>::infinity()) continue;  // no visible key: P and O stay 0
@@ -94,13 +117,21 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
         }
       }
 
-  const std::optional<Var> bias_var = bias.values;
-  Tape::Backward backward = [q, k, v, bias_var, lay, P, causal, key_lengths, scale](Tape& t, const Tensor& dO) {
+  const std::optional<Var> bias_var = bias.values, scale_var = terms.log_length_scale, forget_var = terms.forget;
+  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, lay, P, mask, key_lengths, scale, log_keys,
+                             forget_at](Tape& t, const Tensor& dO) {
     const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
-    auto visible = [&](int64_t b, int64_t row, int64_t u) { return u < key_lengths[b] && (!causal || u <= row); };
+    auto visible = [&](int64_t b, int64_t row, int64_t u) { return mask.visible(row, u, key_lengths[b]); };
     // The four gradients are summed over the loops below in buffers of their own, then added.
     auto zeros_if = [&](bool wanted, Var x) { return wanted ? Tensor::zeros(t.shape(x)) : Tensor(); };
     const bool want_bias = bias_var && t.needs_grad(*bias_var);
+    const bool want_scale = scale_var && t.needs_grad(*scale_var);
+    const Real* sd = scale_var ? t.value(*scale_var).data() : nullptr;
+    const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
+    Tensor gscale = want_scale ? Tensor::zeros(Shape{H}) : Tensor();
+    const bool want_forget = forget_var && t.needs_grad(*forget_var);
+    const Real* fd = forget_var ? t.value(*forget_var).data() : nullptr;
+    Tensor gforget = want_forget ? Tensor::zeros(Shape{B, L, H}) : Tensor();
     Tensor gq = zeros_if(t.needs_grad(q), q), gk = zeros_if(t.needs_grad(k), k), gv = zeros_if(t.needs_grad(v), v);
     Tensor gbias = want_bias ? Tensor::zeros(t.shape(*bias_var)) : Tensor();
     Real* dq = gq.defined() ? gq.data() : nullptr;
@@ -119,24 +150,40 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
             dP[u] = visible(b, row, u) ? dot(dout, vd + lay.row(b, u, h), d) : 0;
             D += p[u] * dP[u];
           }
+          const Real logn = sd ? log_keys(b, row) : Real(0), f = sd ? sd[h] * logn : Real(1);
           for (int64_t u = 0; u < L; ++u) {
             if (!visible(b, row, u)) continue;
-            const Real dS = p[u] * (dP[u] - D);
+            const Real dS = p[u] * (dP[u] - D);  // of S = f z
             for (int64_t c = 0; c < d; ++c) {
               if (dv) dv[lay.row(b, u, h) + c] += p[u] * dout[c];
-              if (dq) dq[lay.row(b, row, h) + c] += scale * dS * kd[lay.row(b, u, h) + c];
-              if (dk) dk[lay.row(b, u, h) + c] += scale * dS * qd[lay.row(b, row, h) + c];
+              if (dq) dq[lay.row(b, row, h) + c] += f * scale * dS * kd[lay.row(b, u, h) + c];
+              if (dk) dk[lay.row(b, u, h) + c] += f * scale * dS * qd[lay.row(b, row, h) + c];
             }
-            if (dbias) dbias[lay.bias(h, row, u)] += dS;
+            if (dbias) dbias[lay.bias(h, row, u)] += f * dS;
+            if (want_forget) {
+              gforget[(b * L + row) * H + h] += f * dS;
+              gforget[(b * L + u) * H + h] -= f * dS;
+            }
+            if (want_scale) {
+              Real z = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d);
+              if (bd) z += bd[lay.bias(h, row, u)];
+              if (fd) z += forget_at(fd, b, row, h) - forget_at(fd, b, u, h);
+              gscale[h] += logn * dS * z;
+            }
           }
         }
     if (dq) t.add_grad(q, std::move(gq));
     if (dk) t.add_grad(k, std::move(gk));
     if (dv) t.add_grad(v, std::move(gv));
     if (dbias) t.add_grad(*bias_var, std::move(gbias));
+    if (want_scale) t.add_grad(*scale_var, std::move(gscale));
+    if (want_forget) t.add_grad(*forget_var, std::move(gforget));
   };
-  if (bias_var) return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v, *bias_var});
-  return t.push("attention_reference", std::move(O), std::move(backward), {q, k, v});
+  std::vector<Var> inputs{q, k, v};
+  if (bias_var) inputs.push_back(*bias_var);
+  if (scale_var) inputs.push_back(*scale_var);
+  if (forget_var) inputs.push_back(*forget_var);
+  return t.push("attention_reference", std::move(O), std::move(backward), inputs);
 }
 
 }  // namespace ordo

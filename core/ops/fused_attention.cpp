@@ -33,7 +33,9 @@
 // the batch) for a relative (H, 2L - 1) one. The backward recomputes P tile by tile from q,
 // k and the saved lse with the very same code as the forward, so S is bitwise the same.
 //
-// Masks: key u is masked when u >= key_lengths[b], or u > t when causal. A row with every
+// Masks (AttentionMask, core/ops.h): query t sees the keys [key_begin(t), key_end(t)): key
+// padding, causal and a sliding window. With a window the key tiles outside every row's
+// range are skipped (O(L W) work). A row with every
 // key masked (key_lengths[b] = 0) outputs zeros and gets zero gradients. Padded query rows
 // (t >= key_lengths[b]) attend to the real keys, as in the unfused composition.
 //
@@ -100,7 +102,7 @@ struct Plan {
   Real scale = 1;
   Real qscale = 1;    // scale * log2(e): q's factor, for scores in base 2
   BiasForm bias_form = BiasForm::none;
-  bool causal = false;
+  AttentionMask mask;
   std::vector<int32_t> key_lengths;  // (B)
   // Packed sequences (fused_attention_packed): sequence b's rows start at row starts[b] of
   // the (T, H, d) tensors and it has key_lengths[b] query rows. Empty: the padded (B, L, H,
@@ -112,10 +114,21 @@ struct Plan {
   int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
   // Offset of row 0 of pair (b, h).
   int64_t offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * ld + h * d; }
-  // Keys [0, key_end(b, t)) are visible to query t.
-  int64_t key_end(int64_t b, int64_t t) const {
-    const int64_t end = causal ? std::min<int64_t>(key_lengths[b], t + 1) : key_lengths[b];
-    return std::max<int64_t>(end, 0);
+  // Offset of row 0 of pair (b, h) in the forget term F (rows of H values).
+  int64_t forget_offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * H + h; }
+  // Keys [key_begin(t), key_end(b, t)) are visible to query t.
+  int64_t key_begin(int64_t t) const { return mask.key_begin(t); }
+  int64_t key_end(int64_t b, int64_t t) const { return mask.key_end(t, key_lengths[b]); }
+  // The first key tile any query of the tile starting at t0 sees.
+  int64_t first_key_tile(int64_t t0) const { return key_begin(t0) / kTile * kTile; }
+  // SSMax: log n_t of queries t0 .. t0 + n - 1 into logn (n_t the keys query t sees; 0 for a
+  // query that sees none), and their logits' factors s_h log n_t into factor.
+  void log_lengths(const Real* s, int64_t b, int64_t h, int64_t t0, int64_t n, Real* logn, Real* factor) const {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t keys = key_end(b, t0 + i) - key_begin(t0 + i);
+      logn[i] = keys > 0 ? static_cast<Real>(std::log(static_cast<double>(keys))) : 0;
+      factor[i] = s[h] * logn[i];
+    }
   }
   // Entries of one head's bias (and of its gradient).
   int64_t bias_per_head() const { return bias_form == BiasForm::relative ? 2 * L - 1 : L * L; }
@@ -138,26 +151,39 @@ inline int64_t tile_cols(int64_t nk) { return round_up(nk, kNR); }  // also a mu
 // masked keys, for the query tile starting at t0 (nq real rows) and the key tile starting at
 // u0 (nk real keys); S has row stride kTile. Rows >= nq are -inf. Shared by forward and
 // backward, so the backward sees bitwise the forward's scores.
-void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, int64_t t0, int64_t nq,
-                 int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
+// With SSMax, Qs's rows already carry their factors, and factor (nq) scales the other terms'
+// rows. F: the pair's forget term F_t of every row t (contiguous), or null.
+void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Real* F, const Real* factor,
+                 int64_t t0, int64_t nq, int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
   tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
   for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
+    // Keys [lo, nv) of the tile are visible to this row.
     const int64_t nv = i < nq ? std::clamp<int64_t>(p.key_end(b, t0 + i) - u0, 0, nk) : 0;
-    if (bias && nv > 0) {
+    const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t0 + i) - u0, 0, nk));
+    const Real f = factor ? kLog2e * factor[i] : kLog2e;  // the terms' factor, base 2
+    if (bias && nv > lo) {
       const Real* __restrict br = p.bias_row(bias, h, t0 + i, u0);
-      for (int64_t x = 0; x < nv; ++x) s[x] += br[x] * kLog2e;
+      for (int64_t x = lo; x < nv; ++x) s[x] += br[x] * f;
     }
+    if (F && nv > lo) {  // F_t - F_u
+      const Real Ft = F[t0 + i];
+      const Real* __restrict Fu = F + u0;
+      for (int64_t x = lo; x < nv; ++x) s[x] += (Ft - Fu[x]) * f;
+    }
+    std::fill(s, s + lo, kNegInf);
     std::fill(s + nv, s + cols, kNegInf);
   }
 }
 
 // Forward of one (b, h): writes O (L rows, stride p.ld) and lse (L).
+// sscale: SSMax's s (H), or null. forget: the pair's rows of F (stride H), or null.
 void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
-                  const Real* v, const Real* bias, Real* O, Real* lse) {
+                  const Real* v, const Real* bias, const Real* sscale, const Real* forget, Real* O, Real* lse) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
-  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part] = carve_scratch<10>({
+  const int64_t Lp = p.tiles() * kTile;
+  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F] = carve_scratch<13>({
       kTile * dp,      // Qs (kTile, dp): scale * q
       kTile * dp,      // acc (kTile, dp): running sum_u p_u v_u
       kTile * dp,      // Vs (kTile, dp): v of the key tile
@@ -168,19 +194,30 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       kTile,           // alpha (kTile): rescaling of the previous tiles
       kTile,           // m_new (kTile): the running max with this key tile
       kTile * kLanes,  // part (kTile, kLanes): each row's sum of p_u, in lanes
+      kTile,           // logn (kTile): SSMax's log n_t
+      kTile,           // factor (kTile): SSMax's s_h log n_t
+      forget ? Lp : 0, // F (L): the forget term of every row, contiguous
   });
+  if (forget)
+    for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
 
   for (int64_t t0 = 0; t0 < L; t0 += kTile) {
     const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
     copy_padded(q + t0 * ld, nq, d, ld, p.qscale, Qs, rows, dp);
+    if (sscale) {
+      p.log_lengths(sscale, b, h, t0, nq, logn, factor);
+      for (int64_t i = 0; i < nq; ++i)
+        for (int64_t c = 0; c < dp; ++c) Qs[i * dp + c] *= factor[i];
+    }
     std::fill(m, m + rows, kNegInf);
     std::fill(l, l + rows, Real(0));
+    const int64_t u_start = p.first_key_tile(t0);     // the earliest row of the tile
     const int64_t u_end = p.key_end(b, t0 + nq - 1);  // the widest row of the tile
-    for (int64_t u0 = 0; u0 < u_end; u0 += kTile) {
+    for (int64_t u0 = u_start; u0 < u_end; u0 += kTile) {
       const int64_t nk = std::min(kTile, u_end - u0), cols = tile_cols(nk);
       copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
       copy_padded(v + u0 * ld, nk, d, ld, 1, Vs, nk, dp);
-      tile_scores(p, b, h, bias, t0, nq, u0, nk, Qs, Kt, S);
+      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S);
       // The online softmax step, one pass over the rows per stage. Row by row, each row was
       // one long dependency chain (maximum, its horizontal reduction, the exps, their sum,
       // its horizontal reduction) that the next rows could hardly overlap with; by stages,
@@ -200,17 +237,17 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
           alpha[i] = 1;
           continue;
         }
-        alpha[i] = u0 > 0 ? exp2_nonpositive(m[i] - m_new[i]) : 0;  // the first key tile: nothing yet
+        alpha[i] = u0 > u_start ? exp2_nonpositive(m[i] - m_new[i]) : 0;  // the first key tile: nothing yet
         l[i] = alpha[i] * l[i] + lanes_sum(part + i * kLanes);
         m[i] = m_new[i];
       }
-      if (u0 > 0)  // rescale the earlier tiles' sum (the first key tile stores acc = P V)
+      if (u0 > u_start)  // rescale the earlier tiles' sum (the first key tile stores acc = P V)
         for (int64_t i = 0; i < rows; ++i) {
           Real* __restrict a = acc + i * dp;
           const Real ai = alpha[i];
           for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
         }
-      tile_product(u0 > 0, rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc (+)= P V
+      tile_product(u0 > u_start, rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc (+)= P V
     }
     // The rows' 1 / l and lse = m + log2 l (base 2, like the scores), in one loop over the
     // rows that vectorises (a log2f call per row was 10% of a forward pair at L = 40). A row
@@ -243,7 +280,9 @@ struct PairGrads {
   Real* dk = nullptr;     // (L, d)
   Real* dv = nullptr;     // (L, d)
   Real* dbias = nullptr;  // relative: this pair's partial row (2L - 1); full: head h (L, L)
-  bool store_q = false, store_k = false, store_v = false;
+  Real* dscale = nullptr; // SSMax: this pair's part of dL/ds_h (one value, added to)
+  Real* dforget = nullptr;  // the pair's rows of dF (stride H)
+  bool store_q = false, store_k = false, store_v = false, store_forget = false;
 };
 
 // dst row (d values) = or += s * src row.
@@ -257,12 +296,14 @@ inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t 
 }
 
 // Backward of one (b, h): adds (or stores) this pair's contributions to the gradients.
+// With SSMax (sscale: s, H values), *g.dscale receives this pair's part of dL/ds_h.
 void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
-                   const Real* v, const Real* bias, const Real* O, const Real* lse,
-                   const Real* dO, const PairGrads& g) {
+                   const Real* v, const Real* bias, const Real* sscale, const Real* forget, const Real* O,
+                   const Real* lse, const Real* dO, const PairGrads& g) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
   const int64_t Lp = p.tiles() * kTile;
-  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS] = carve_scratch<11>({
+  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS, logn, factor, bias_dot, F, dF_row, dF_col] =
+      carve_scratch<17>({
       Lp * dp,        // Qs (Lr, dp): scale * q
       Lp * dp,        // dOs (Lr, dp): dO, zero padded
       Lp * dp,        // dQacc (Lr, dp): sum_u dS[t, u] k_u
@@ -274,9 +315,30 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       kTile * dp,     // dVacc (kTile, dp): sum_t P[t, u] dO_t
       kTile * kTile,  // P (kTile, kTile)
       kTile * kTile,  // dS (kTile, kTile): dP, then dS
+      Lp,             // logn (L): SSMax's log n_t
+      Lp,             // factor (L): SSMax's s_h log n_t
+      Lp,             // bias_dot (L): SSMax, sum_u dS[t, u] (bias[t, u] + F_t - F_u)
+      forget ? Lp : 0,  // F (L): the forget term of every row, contiguous
+      forget ? Lp : 0,  // dF_row (L): sum_u f_t dS[t, u], F_t's part as the query's
+      forget ? Lp : 0,  // dF_col (L): sum_t f_t dS[t, u], minus F_u's part as a key's
   });
+  if (forget) {
+    for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
+    std::fill(dF_row, dF_row + L, Real(0));
+    std::fill(dF_col, dF_col + L, Real(0));
+  }
 
   copy_padded(q, L, d, ld, p.qscale, Qs, Lr, dp);
+  // SSMax: the logits of row t are f_t z[t, u] with f_t = s_h log n_t and z = s q k^T + bias,
+  // so dz = f_t dS, and dL/ds_h = sum_t log n_t sum_u dS[t, u] z[t, u]
+  //                            = sum_t log n_t (s q_t . dQacc_t + sum_u dS[t, u] bias[t, u]).
+  const bool want_scale = sscale && g.dscale;
+  if (sscale) {
+    p.log_lengths(sscale, b, h, 0, L, logn, factor);
+    for (int64_t t = 0; t < L; ++t)
+      for (int64_t c = 0; c < dp; ++c) Qs[t * dp + c] *= factor[t];
+    if (want_scale) std::fill(bias_dot, bias_dot + L, Real(0));
+  }
   copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
   for (int64_t t = 0; t < L; ++t) {  // D_t = dO_t . O_t
     if (d == dp) {  // whole vectors: lanes summed at the end
@@ -292,18 +354,28 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
     }
   }
   const int64_t key_limit = p.key_lengths[b];
+  // With a window a query tile's first key tile is not u0 = 0, and a query tile may see no
+  // key at all: dQacc starts at zero and every key tile adds to it.
+  const bool windowed = p.mask.window > 0;
+  if (windowed) std::fill(dQacc, dQacc + Lp * dp, Real(0));
   for (int64_t u0 = 0; u0 < key_limit; u0 += kTile) {
     const int64_t nk = std::min(kTile, key_limit - u0), cols = tile_cols(nk);
     copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
     copy_transposed(v + u0 * ld, nk, d, ld, Vt, cols);
     copy_padded(k + u0 * ld, nk, d, ld, 1, Ks, nk, dp);
-    // Causal: queries t < u0 see none of these keys.
-    const int64_t t_begin = p.causal ? u0 / kTile * kTile : 0;
-    for (int64_t t0 = t_begin; t0 < L; t0 += kTile) {
+    // The queries that see a key of the tile: t >= u0 when causal, and within the window
+    // of the tile's keys; every query tile from t_begin to t_end.
+    int64_t t_first = p.mask.causal ? u0 : 0, t_end = L;
+    if (windowed) {
+      t_first = std::max<int64_t>(t_first, u0 - p.mask.window + 1);
+      t_end = std::min<int64_t>(L, u0 + nk - 1 + p.mask.window);
+    }
+    const int64_t t_begin = t_first / kTile * kTile;
+    for (int64_t t0 = t_begin; t0 < t_end; t0 += kTile) {
       const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dp;
-      tile_scores(p, b, h, bias, t0, nq, u0, nk, Qi, Kt, P);
+      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor + t0 : nullptr, t0, nq, u0, nk, Qi, Kt, P);
       tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
       // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
@@ -325,17 +397,49 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       // The first query tile of a key tile stores into dKacc, dVacc; u0 = 0 (which every
       // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
-      const bool add_kv = t0 > t_begin, add_q = u0 > 0;
+      const bool add_kv = t0 > t_begin, add_q = windowed || u0 > 0;
       if (g.dv) tile_product(add_kv, key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
       if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
-      if (g.dq) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
+      if (g.dq || want_scale) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
       if (g.dbias) {
         for (int64_t i = 0; i < nq; ++i) {
           const int64_t t = t0 + i;
           const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+          const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
           const Real* __restrict ds = dS + i * kTile;
           Real* __restrict db = g.dbias + p.bias_index(t, u0);
-          for (int64_t x = 0; x < nv; ++x) db[x] += ds[x];
+          if (sscale) {  // d bias = f_t dS
+            for (int64_t x = lo; x < nv; ++x) db[x] += ds[x] * factor[t];
+          } else {
+            for (int64_t x = lo; x < nv; ++x) db[x] += ds[x];
+          }
+        }
+      }
+      if ((want_scale && (bias || forget)) || (forget && g.dforget)) {
+        for (int64_t i = 0; i < nq; ++i) {
+          const int64_t t = t0 + i;
+          const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+          const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
+          const Real* __restrict ds = dS + i * kTile;
+          if (want_scale) {
+            Real acc = 0;
+            if (bias) {
+              const Real* __restrict br = p.bias_row(bias, h, t, u0);
+              for (int64_t x = lo; x < nv; ++x) acc += ds[x] * br[x];
+            }
+            if (forget)
+              for (int64_t x = lo; x < nv; ++x) acc += ds[x] * (F[t] - F[u0 + x]);
+            bias_dot[t] += acc;
+          }
+          if (forget && g.dforget) {  // d(F_t - F_u) = f_t dS[t, u]
+            const Real ft = sscale ? factor[t] : Real(1);
+            Real row = 0;
+            for (int64_t x = lo; x < nv; ++x) {
+              row += ds[x];
+              dF_col[u0 + x] += ds[x] * ft;
+            }
+            dF_row[t] += row * ft;
+          }
         }
       }
     }
@@ -351,18 +455,46 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
     if (g.dv && g.store_v) std::fill(g.dv + u * ld, g.dv + u * ld + d, Real(0));
   }
   if (g.dq) {
-    if (key_limit > 0) {
-      for (int64_t t = 0; t < L; ++t) write_row(g.dq + t * ld, dQacc + t * dp, d, p.scale, g.store_q);
+    if (key_limit > 0 || windowed) {
+      for (int64_t t = 0; t < L; ++t)
+        write_row(g.dq + t * ld, dQacc + t * dp, d, sscale ? p.scale * factor[t] : p.scale, g.store_q);
     } else if (g.store_q) {  // no key at all: dQacc was never written; the gradient is 0
       for (int64_t t = 0; t < L; ++t) std::fill(g.dq + t * ld, g.dq + t * ld + d, Real(0));
     }
   }
+  if (forget && g.dforget)
+    for (int64_t t = 0; t < L; ++t) {
+      const Real v_t = dF_row[t] - dF_col[t];
+      g.dforget[t * p.H] = g.store_forget ? v_t : g.dforget[t * p.H] + v_t;
+    }
+  if (want_scale && (key_limit > 0 || windowed)) {
+    Real acc = 0;
+    for (int64_t t = 0; t < L; ++t) {
+      Real qdot = 0;
+      for (int64_t c = 0; c < d; ++c) qdot += q[t * ld + c] * dQacc[t * dp + c];
+      acc += logn[t] * (p.scale * qdot + bias_dot[t]);
+    }
+    *g.dscale += acc;
+  }
 }
 
 // The checks shared by both layouts, once the plan knows B, L, H, d and the lengths.
-void check_plan(Tape& t, Plan& p, const FusedAttentionBias& bias, const Shape& q_shape, const char* op,
+void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape, const char* op,
                 Real scale) {
+  const FusedAttentionBias& bias = terms.bias;
+  if (terms.log_length_scale) {
+    const Shape& s = t.shape(*terms.log_length_scale);
+    ORDO_CHECK(s == Shape{p.H}, op, ": the log-length scale (SSMax's s) must be (H) = (", p.H, ") for q ", q_shape,
+               ", got ", s);
+  }
+  if (terms.forget) {
+    const Shape& s = t.shape(*terms.forget);
+    const Shape expected = q_shape.rank() == 4 ? Shape{q_shape[0], q_shape[1], p.H} : Shape{q_shape[0], p.H};
+    ORDO_CHECK(s == expected, op, ": the forget term F must be ", expected, " (q's rows, H) for q ", q_shape,
+               ", got ", s);
+  }
   ORDO_CHECK(std::isfinite(static_cast<double>(scale)), op, ": scale must be finite, got ", scale);
+  ORDO_CHECK(p.mask.window >= 0, op, ": the window must be >= 0 (0 = every key), got ", p.mask.window);
   for (size_t b = 0; b < p.key_lengths.size(); ++b)
     ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": ",
                p.starts.empty() ? "key_lengths[" : "lengths[", b, "] = ", p.key_lengths[b],
@@ -386,12 +518,12 @@ void check_plan(Tape& t, Plan& p, const FusedAttentionBias& bias, const Shape& q
   }
 }
 
-Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias, const Plan& p);
+Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, const Plan& p);
 
 }  // namespace
 
-Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                    const std::vector<int32_t>& key_lengths, bool causal, Real scale) {
+Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                    const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
   const Tensor& Q = t.value(q);  // (B, L, H, d)
   const Tensor& K = t.value(k);  // (B, L, H, d)
   const Tensor& V = t.value(v);  // (B, L, H, d)
@@ -401,16 +533,16 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias
              Q.shape(), ", k ", K.shape(), ", v ", V.shape());
   Plan p;
   p.B = Q.dim(0), p.L = Q.dim(1), p.H = Q.dim(2), p.d = Q.dim(3);
-  p.causal = causal;
+  p.mask = mask;
   ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "fused_attention: key_lengths has ",
              key_lengths.size(), " entries for a batch of ", p.B, " (q ", Q.shape(), ")");
   p.key_lengths = key_lengths;
-  check_plan(t, p, bias, Q.shape(), "fused_attention", scale);
-  return attention_with_plan(t, q, k, v, bias, p);
+  check_plan(t, p, terms, Q.shape(), "fused_attention", scale);
+  return attention_with_plan(t, q, k, v, terms, p);
 }
 
-Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias,
-                           const std::vector<int32_t>& lengths, int64_t L, bool causal, Real scale) {
+Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
+                           const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale) {
   const Tensor& Q = t.value(q);  // (T, H, d)
   const Tensor& K = t.value(k);
   const Tensor& V = t.value(v);
@@ -421,19 +553,20 @@ Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const FusedAttentionBia
   ORDO_CHECK(L >= 1, "fused_attention_packed: L must be >= 1, got ", L);
   Plan p;
   p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = Q.dim(1), p.d = Q.dim(2);
-  p.causal = causal;
+  p.mask = mask;
   p.key_lengths = lengths;
   p.starts.assign(lengths.size() + 1, 0);
   for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
-  check_plan(t, p, bias, Q.shape(), "fused_attention_packed", scale);
+  check_plan(t, p, terms, Q.shape(), "fused_attention_packed", scale);
   ORDO_CHECK(p.starts.back() == Q.dim(0), "fused_attention_packed: q has ", Q.dim(0),
              " rows but the lengths sum to ", p.starts.back());
-  return attention_with_plan(t, q, k, v, bias, p);
+  return attention_with_plan(t, q, k, v, terms, p);
 }
 
 namespace {
 
-Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& bias, const Plan& p) {
+Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, const Plan& p) {
+  const FusedAttentionBias& bias = terms.bias;
   const Tensor& Q = t.value(q);
   const Tensor& K = t.value(k);
   const Tensor& V = t.value(v);
@@ -441,25 +574,35 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
   Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});   // (B, H, L)
   {
     const Real* bd = bias.values ? t.value(*bias.values).data() : nullptr;
+    const Real* sd = terms.log_length_scale ? t.value(*terms.log_length_scale).data() : nullptr;
+    const Real* fd = terms.forget ? t.value(*terms.forget).data() : nullptr;
     const Real *qd = Q.data(), *kd = K.data(), *vd = V.data();
     Real *od = O.data(), *ld = lse.data();
     parallel_for(p.B * p.H, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
-      forward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + bh * p.L);
+      forward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr, od + o,
+                   ld + bh * p.L);
     });
   }
 
-  const std::optional<Var> bias_var = bias.values;
-  Tape::Backward backward = [q, k, v, bias_var, p, O, lse](Tape& t, const Tensor& dO) {
+  const std::optional<Var> bias_var = bias.values, scale_var = terms.log_length_scale, forget_var = terms.forget;
+  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, p, O, lse](Tape& t, const Tensor& dO) {
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_bias = bias_var && t.needs_grad(*bias_var);
-    if (!want_q && !want_k && !want_v && !want_bias) return;
+    const bool want_scale = scale_var && t.needs_grad(*scale_var);
+    const bool want_forget = forget_var && t.needs_grad(*forget_var);
+    if (!want_q && !want_k && !want_v && !want_bias && !want_scale && !want_forget) return;
     const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
+    const Real* sd = scale_var ? t.value(*scale_var).data() : nullptr;
+    const Real* fd = forget_var ? t.value(*forget_var).data() : nullptr;
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *od = O.data(), *ld = lse.data(), *dod = dO.data();
     const int64_t W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
     PairGrads all;  // the whole buffers (offset per pair below); null where not wanted
     Real* dbias = nullptr;
+    Real* dscale = nullptr;
+    // SSMax: each pair's part of dL/ds_h, summed over b in order below.
+    std::vector<Real> scale_parts(want_scale ? static_cast<size_t>(p.B * p.H) : 0, Real(0));
     auto run = [&](int64_t b, int64_t h, Real* dbias_row) {
       const int64_t o = p.offset(b, h);
       PairGrads g = all;
@@ -467,8 +610,18 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
       if (g.dk) g.dk += o;
       if (g.dv) g.dv += o;
       g.dbias = dbias_row;
-      backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, od + o, ld + (b * p.H + h) * p.L,
-                    dod + o, g);
+      g.dscale = want_scale ? scale_parts.data() + b * p.H + h : nullptr;
+      if (g.dforget) g.dforget += p.forget_offset(b, h);
+      backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr, od + o,
+                    ld + (b * p.H + h) * p.L, dod + o, g);
+    };
+    auto sum_scale_parts = [&] {
+      if (!want_scale) return;
+      for (int64_t h = 0; h < p.H; ++h) {
+        Real acc = 0;
+        for (int64_t b = 0; b < p.B; ++b) acc += scale_parts[b * p.H + h];
+        dscale[h] += acc;
+      }
     };
     auto compute = [&] {
       if (p.bias_form == BiasForm::full && dbias) {
@@ -476,7 +629,7 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
         parallel_for(p.H, p.B * cost, [&](int64_t h) {
           for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
         });
-        return;
+        return sum_scale_parts();
       }
       // Relative bias: per-(b, h) partial rows, summed over b in order below.
       std::vector<Real> partial(dbias ? static_cast<size_t>(p.B * p.H * W) : 0, Real(0));
@@ -490,6 +643,7 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
             for (int64_t b = 0; b < p.B; ++b) acc += partial[(b * p.H + h) * W + j];
             dbias[h * W + j] += acc;
           }
+      sum_scale_parts();
     };
     // The gradients come from Tape::add_grad, one inside the other, so that all four buffers
     // are at hand when the pairs run. Each pair writes whole rows of dq, dk and dv: whether
@@ -510,17 +664,30 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const FusedAttentionBias& 
     with_grad(want_q, q, all.dq, all.store_q, [&] {
       with_grad(want_k, k, all.dk, all.store_k, [&] {
         with_grad(want_v, v, all.dv, all.store_v, [&] {
-          if (!want_bias) return compute();
-          t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
-            dbias = buffer;
-            compute();
-          });
+          auto with_scale = [&] {
+            if (!want_scale) return compute();
+            t.add_grad(*scale_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
+              dscale = buffer;
+              compute();
+            });
+          };
+          auto with_bias = [&] {
+            if (!want_bias) return with_scale();
+            t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
+              dbias = buffer;
+              with_scale();
+            });
+          };
+          with_grad(want_forget, forget_var.value_or(q), all.dforget, all.store_forget, with_bias);
         });
       });
     });
   };
-  if (bias_var) return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v, *bias_var});
-  return t.push("fused_attention", std::move(O), std::move(backward), {q, k, v});
+  std::vector<Var> inputs{q, k, v};
+  if (bias_var) inputs.push_back(*bias_var);
+  if (scale_var) inputs.push_back(*scale_var);
+  if (forget_var) inputs.push_back(*forget_var);
+  return t.push("fused_attention", std::move(O), std::move(backward), inputs);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// core/ops/reduce.cpp: sums and means, over everything or over the last axis.
+// core/ops/reduce.cpp: sums and means, over everything or over the last axis, and running sums.
 //
 //   sum(a)      = sum_i a_i                 da_i += dout
 //   mean(a)     = sum(a) / n                da_i += dout / n
 //   sum_last(a) = sum_j a[r, j]   (r rows)  da[r, j] += dout[r]
 //   mean_last   = sum_last / n              da[r, j] += dout[r] / n
+//   running_sum(a, segments): a (T, n) as consecutive runs of rows (segments[s] rows each);
+//     out[r] = sum of a's rows from the start of r's run to r      da[r] += sum_{r' >= r in the run} dout[r']
 //
 // Determinism: a full sum adds fixed-size chunks (sequentially, in double) and then the chunk
 // sums in chunk order; a row sum is one sequential loop per row. Neither depends on the
@@ -94,6 +96,43 @@ Var reduce_last(Tape& t, const char* op, Var a, bool average) {
 
 Var sum(Tape& t, Var a) { return reduce_all(t, "sum", a, false); }
 Var mean(Tape& t, Var a) { return reduce_all(t, "mean", a, true); }
+Var running_sum(Tape& t, Var a, const std::vector<int64_t>& segments) {
+  const Tensor& A = t.value(a);
+  ORDO_CHECK(A.rank() >= 1, "running_sum: a must have rows, got a scalar");
+  const int64_t T = A.dim(0), n = A.numel() / std::max<int64_t>(T, 1);
+  int64_t total_rows = 0;
+  for (int64_t len : segments) {
+    ORDO_CHECK(len >= 0, "running_sum: a segment of ", len, " rows");
+    total_rows += len;
+  }
+  ORDO_CHECK(total_rows == T, "running_sum: the segments cover ", total_rows, " rows, a has ", T, " (", A.shape(), ")");
+  std::vector<int64_t> starts(segments.size(), 0);
+  for (size_t s = 1; s < segments.size(); ++s) starts[s] = starts[s - 1] + segments[s - 1];
+  // One segment per iteration, its rows in order: the same sums for any thread count.
+  Tensor out = Tensor::empty(A.shape());
+  parallel_for(static_cast<int64_t>(segments.size()), n * 16, [&](int64_t s) {
+    const Real* x = A.data() + starts[s] * n;
+    Real* y = out.data() + starts[s] * n;
+    for (int64_t r = 0; r < segments[s]; ++r)
+      for (int64_t j = 0; j < n; ++j) y[r * n + j] = (r > 0 ? y[(r - 1) * n + j] : Real(0)) + x[r * n + j];
+  });
+  return t.push("running_sum", std::move(out), [a, segments, starts, n](Tape& t, const Tensor& dy) {
+    if (!t.needs_grad(a)) return;
+    t.add_grad(a, [&](auto into, Real* dx) {  // the running sum from each run's end backwards
+      parallel_for(static_cast<int64_t>(segments.size()), n * 16, [&](int64_t s) {
+        const Real* g = dy.data() + starts[s] * n;
+        Real* d = dx + starts[s] * n;
+        std::vector<Real> acc(static_cast<size_t>(n), Real(0));
+        for (int64_t r = segments[s] - 1; r >= 0; --r)
+          for (int64_t j = 0; j < n; ++j) {
+            acc[j] += g[r * n + j];
+            into(d[r * n + j], acc[j]);
+          }
+      });
+    });
+  }, {a});
+}
+
 Var sum_last(Tape& t, Var a) { return reduce_last(t, "sum_last", a, false); }
 Var mean_last(Tape& t, Var a) { return reduce_last(t, "mean_last", a, true); }
 

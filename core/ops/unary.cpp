@@ -5,6 +5,7 @@
 //   log1p: y = ln(1 + x)                 dx += dy / (1 + x)   (exact for small x, unlike log(1 + x))
 //   tanh: y = tanh x                     dx += dy * (1 - y^2)
 //   sigmoid: y = 1 / (1 + e^-x)          dx += dy * y (1 - y)
+//   log_sigmoid: y = ln sigmoid(x) = min(x, 0) - ln(1 + e^-|x|)      dx += dy * (1 - sigmoid(x))
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
 //         computed as y = x sigmoid(2u) with its slope dy/dx from the same exp
@@ -98,6 +99,18 @@ Var sigmoid(Tape& t, Var a) {
   });
   return t.push("sigmoid", y, [a, y](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a)) accumulate(t, a, dy, y, [](Real d, Real s) { return d * s * (1 - s); });
+  }, {a});
+}
+
+Var log_sigmoid(Tape& t, Var a) {
+  // min(x, 0) - log1p(e^-|x|): no overflow, and no log of a rounded-to-1 sigmoid for x >> 0.
+  Tensor y = map(t.value(a), [](Real x) { return std::min(x, Real(0)) - std::log1p(std::exp(-std::fabs(x))); });
+  return t.push("log_sigmoid", std::move(y), [a](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a))
+      accumulate(t, a, dy, t.value(a), [](Real d, Real x) {  // 1 - sigmoid(x) = sigmoid(-x)
+        const Real e = std::exp(-std::fabs(x));
+        return d * (x >= 0 ? e / (Real(1) + e) : Real(1) / (Real(1) + e));
+      });
   }, {a});
 }
 

@@ -1,12 +1,14 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of four places (any subset):
+// Every positional scheme acts in one of five places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
 //   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product;
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only;
 //   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries and the
-//               logits themselves, per layer (CoPE: positions counted by the content).
+//               logits themselves, per layer (CoPE: positions counted by the content);
+//   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
+//               the logits with the content between query and key (FoX).
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -92,6 +94,12 @@ class PositionalEncoding {
   virtual Var contextual_bias(Tape&, Var /*q*/, Var /*scores*/, const Positions&, int64_t /*layer*/) {
     fail(name(), " has no contextual hook");
   }
+
+  // (e) per layer: log forget gates (rows..., H) from the layer's input x (rows..., d), the
+  // normed block input q, k and v are projected from (x is (B, L, d) or packed (T, d)). The
+  // attention adds sum_{l = u+1 .. t} log f_l to the logit of query t and key u, from running
+  // sums inside the fused attention (FoX, fox.cpp). None: no such term.
+  virtual std::optional<Var> log_forget_gates(Tape&, Var /*x*/, int64_t /*layer*/) { return std::nullopt; }
 
   // Learned tables, named "posenc.<what>".
   virtual std::vector<Parameter*> parameters() { return {}; }

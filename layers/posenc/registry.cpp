@@ -26,6 +26,7 @@
   ORDO_ENCODING(fire)       \
   ORDO_ENCODING(xpos)       \
   ORDO_ENCODING(cope)       \
+  ORDO_ENCODING(fox)        \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

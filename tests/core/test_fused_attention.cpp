@@ -41,8 +41,11 @@ struct Problem {
   int64_t B, H, L, d;
   BiasKind bias = BiasKind::none;
   bool causal = false;
+  int64_t window = 0;            // AttentionMask::window
+  bool ssmax = false;            // LogitTerms::log_length_scale, s = s_values
+  bool forget = false;           // LogitTerms::forget, F = f_values
   std::vector<int32_t> lengths;  // (B)
-  Tensor q, k, v, bias_values, R;
+  Tensor q, k, v, bias_values, R, s_values, f_values;
 
   Problem(int64_t B_, int64_t H_, int64_t L_, int64_t d_, BiasKind kind, bool causal_,
           std::vector<int32_t> lengths_, uint64_t seed)
@@ -52,6 +55,8 @@ struct Problem {
     k = random_tensor(s, seed + 1);
     v = random_tensor(s, seed + 2);
     R = random_tensor(s, seed + 3);
+    s_values = random_tensor(Shape{H}, seed + 5, 0.5, 1.5);
+    f_values = random_tensor(Shape{B, L, H}, seed + 6, -3, 0);
     if (kind == BiasKind::alibi) {  // -m_h |u - t| with slopes 2^(-8h/H)
       bias_values = Tensor::empty(Shape{H, 2 * L - 1});
       for (int64_t h = 0; h < H; ++h)
@@ -65,12 +70,13 @@ struct Problem {
     }
   }
   bool relative() const { return bias == BiasKind::alibi || bias == BiasKind::t5; }
+  AttentionMask mask() const { return AttentionMask(causal, window); }
   Real scale() const { return static_cast<Real>(1.0 / std::sqrt(double(d))); }
 };
 
 // Output and gradients of loss = sum(attention(q, k, v) * R).
 struct Result {
-  Tensor out, dq, dk, dv, dbias;
+  Tensor out, dq, dk, dv, dbias, ds, dF;
 };
 
 // Rows t < lengths[b] of a (B, L, ...) tensor, sequence after sequence: (T, ...).
@@ -99,50 +105,71 @@ Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packe
   auto leaf = [&](const Tensor& x) { return packed ? packed_copy(x, pb.lengths) : x.clone(); };
   Parameter pq("q", leaf(pb.q)), pk("k", leaf(pb.k)), pv("v", leaf(pb.v));
   Parameter pbias("bias", pb.bias_values.defined() ? pb.bias_values.clone() : Tensor::zeros(Shape{1}));
-  for (Parameter* p : {&pq, &pk, &pv, &pbias}) p->grad = Tensor::zeros(p->value.shape());
+  Parameter ps("s", pb.s_values.clone());
+  // F's rows follow q's: packed, the real rows only.
+  Parameter pf("F", packed ? packed_copy(pb.f_values, pb.lengths) : pb.f_values.clone());
+  for (Parameter* p : {&pq, &pk, &pv, &pbias, &ps, &pf}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;
   Var q = t.param(pq), k = t.param(pk), v = t.param(pv);
   if (through_op) q = scale(t, q, 1), k = scale(t, k, 1), v = scale(t, v, 1);
   std::optional<Var> bias;
   if (pb.bias != BiasKind::none) bias = t.param(pbias);
+  std::optional<Var> F;
+  if (pb.forget) F = through_op ? scale(t, t.param(pf), 1) : t.param(pf);
+  const LogitTerms terms(FusedAttentionBias{bias, pb.relative()},
+                         pb.ssmax ? std::optional<Var>(t.param(ps)) : std::nullopt, F);
   Var out;
   if (packed) {
-    out = fused_attention_packed(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.L,
-                                 pb.causal, pb.scale());
+    out = fused_attention_packed(t, q, k, v, terms, pb.lengths, pb.L,
+                                 pb.mask(), pb.scale());
   } else if (kernel == Kernel::fused) {
-    out = fused_attention(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
+    out = fused_attention(t, q, k, v, terms, pb.lengths, pb.mask(),
                           pb.scale());
   } else if (kernel == Kernel::reference) {
-    out = attention_reference(t, q, k, v, FusedAttentionBias{bias, pb.relative()}, pb.lengths, pb.causal,
+    out = attention_reference(t, q, k, v, terms, pb.lengths, pb.mask(),
                               pb.scale());
   } else {  // on (B, H, L, d) permutes, as the attention layer's unfused path
     const std::vector<int> heads_outer{0, 2, 1, 3};
     Var scores = scale(t, matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true),
                        pb.scale());
     if (bias) scores = add(t, scores, pb.relative() ? expand_relative(t, *bias, pb.L, pb.L) : *bias);
-    Var probs = softmax(t, scores, attention_mask(make_positions(pb.L, pb.lengths), pb.causal));
+    if (F) {  // F_t - F_u
+      Var Fh = permute(t, *F, {0, 2, 1});  // (B, H, L)
+      scores = add(t, scores, sub(t, reshape(t, Fh, Shape{pb.B, pb.H, pb.L, 1}), reshape(t, Fh, Shape{pb.B, pb.H, 1, pb.L})));
+    }
+    if (pb.ssmax) {  // row t of head h times s_h log n_t, n_t counted by the mask's definition
+      Tensor logn = Tensor::zeros(Shape{pb.B, 1, pb.L, 1});
+      for (int64_t b = 0; b < pb.B; ++b)
+        for (int64_t row = 0; row < pb.L; ++row) {
+          int64_t n = 0;
+          for (int64_t u = 0; u < pb.L; ++u) n += pb.mask().visible(row, u, pb.lengths[b]);
+          if (n > 0) logn[b * pb.L + row] = static_cast<Real>(std::log(double(n)));
+        }
+      scores = mul(t, scores, mul(t, t.input(logn), reshape(t, t.param(ps), Shape{pb.H, 1, 1})));
+    }
+    Var probs = softmax(t, scores, attention_mask(make_positions(pb.L, pb.lengths), pb.mask()));
     out = permute(t, matmul(t, probs, permute(t, v, heads_outer)), heads_outer);
   }
   Result r;
   r.out = t.value(out).clone();
   t.backward(sum(t, mul(t, out, t.input(leaf(pb.R)))));
-  r.dq = pq.grad, r.dk = pk.grad, r.dv = pv.grad, r.dbias = pbias.grad;
+  r.dq = pq.grad, r.dk = pk.grad, r.dv = pv.grad, r.dbias = pbias.grad, r.ds = ps.grad, r.dF = pf.grad;
   return r;
 }
 
-// |a - b| <= 1e-5 relative to the size of the reference (at least 1).
-void require_close(const char* what, const Tensor& fused, const Tensor& ref) {
+// |a - b| <= tol relative to the size of the reference (at least 1).
+void require_close(const char* what, const Tensor& fused, const Tensor& ref, double tol = 1e-5) {
   REQUIRE(fused.shape() == ref.shape());
   double scale = 1;
   for (int64_t i = 0; i < ref.numel(); ++i) scale = std::max(scale, std::fabs(double(ref[i])));
   INFO(what << ": max abs diff " << max_abs_diff(fused, ref) << " (reference scale " << scale << ")");
   REQUIRE(all_finite(fused));
-  REQUIRE(max_abs_diff(fused, ref) <= 1e-5 * scale);
+  REQUIRE(max_abs_diff(fused, ref) <= tol * scale);
 }
 
 void check_against_references(const Problem& pb) {
   INFO("B " << pb.B << " H " << pb.H << " L " << pb.L << " d " << pb.d << " bias " << int(pb.bias)
-            << " causal " << pb.causal);
+            << " causal " << pb.causal << " window " << pb.window << " ssmax " << pb.ssmax << " forget " << pb.forget);
   const Result f = run(pb, Kernel::fused), r = run(pb, Kernel::reference), u = run(pb, Kernel::unfused);
   // Stored (fresh) gradients equal accumulated ones bit for bit, masked keys included.
   const Result s = run(pb, Kernel::fused, true);
@@ -150,6 +177,7 @@ void check_against_references(const Problem& pb) {
   REQUIRE(bit_equal(s.dq, f.dq));
   REQUIRE(bit_equal(s.dk, f.dk));
   REQUIRE(bit_equal(s.dv, f.dv));
+  REQUIRE(bit_equal(s.dF, f.dF));
   // The fast kernel against the reference kernel, and both against the unfused ops.
   for (const Result* ref : {&r, &u}) {
     INFO((ref == &r ? "against the reference kernel" : "against the unfused composition"));
@@ -158,12 +186,17 @@ void check_against_references(const Problem& pb) {
     require_close("dk", f.dk, ref->dk);
     require_close("dv", f.dv, ref->dv);
     if (pb.bias != BiasKind::none) require_close("dbias", f.dbias, ref->dbias);
+    // ds_h sums B L^2 terms of either sign in float32 (the float64 build holds it to 1e-12).
+    if (pb.ssmax) require_close("ds", f.ds, ref->ds, 1e-4);
+    if (pb.forget) require_close("dF", f.dF, ref->dF);
   }
   require_close("reference out", r.out, u.out);
   require_close("reference dq", r.dq, u.dq);
   require_close("reference dk", r.dk, u.dk);
   require_close("reference dv", r.dv, u.dv);
   if (pb.bias != BiasKind::none) require_close("reference dbias", r.dbias, u.dbias);
+  if (pb.ssmax) require_close("reference ds", r.ds, u.ds, 1e-4);
+  if (pb.forget) require_close("reference dF", r.dF, u.dF);
 }
 
 }  // namespace
@@ -200,6 +233,145 @@ TEST_CASE("fused attention matches the reference kernel and the unfused composit
   for (bool causal : {false, true}) {
     check_against_references(Problem(2, 2, 70, 8, BiasKind::full, causal, {70, 33}, 81));
     check_against_references(Problem(3, 1, 130, 16, BiasKind::full, causal, {128, 130, 1}, 91));
+  }
+}
+
+// A window skips key tiles, starts a row's keys past u0 = 0 and leaves padded query rows
+// with no key: the cases below cross tile edges (L = 130, tiles of 64) with windows of one
+// key, less than a tile, about a tile and more than L.
+TEST_CASE("fused attention with a sliding window matches the reference kernel and the unfused composition",
+          "[ops][fused][window]") {
+  uint64_t seed = 401;
+  for (int64_t window : {1, 5, 63, 70, 200})
+    for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::full})
+      for (bool causal : {false, true}) {
+        Problem pb(3, 2, 130, 8, kind, causal, {130, 97, 20}, seed += 10);
+        pb.window = window;
+        check_against_references(pb);
+      }
+}
+
+TEST_CASE("fused attention: a window of at least L is no window, bit for bit", "[ops][fused][window]") {
+  for (bool causal : {false, true}) {
+    Problem pb(2, 2, 130, 16, BiasKind::t5, causal, {130, 77}, 451);
+    const Result all = run(pb, Kernel::fused);
+    pb.window = 130;
+    const Result windowed = run(pb, Kernel::fused);
+    REQUIRE(bit_equal(all.out, windowed.out));
+    REQUIRE(bit_equal(all.dq, windowed.dq));
+    REQUIRE(bit_equal(all.dk, windowed.dk));
+    REQUIRE(bit_equal(all.dv, windowed.dv));
+    REQUIRE(bit_equal(all.dbias, windowed.dbias));
+  }
+}
+
+// The window's definition, literally: with W = 1 each query sees itself alone, so the output
+// is v_t; with W = 2 and causal, query t mixes v_{t-1} and v_t only.
+TEST_CASE("fused attention: the keys a window shows", "[ops][fused][window]") {
+  Problem pb(1, 1, 70, 4, BiasKind::none, false, {70}, 461);
+  pb.window = 1;
+  const Result one = run(pb, Kernel::fused);
+  REQUIRE(max_abs_diff(one.out, pb.v) <= 1e-6);
+  pb.window = 2;
+  pb.causal = true;
+  Tensor v_changed = pb.v.clone();
+  for (int64_t c = 0; c < pb.d; ++c) v_changed[10 * pb.d + c] += 1;  // key 10: seen by queries 10 and 11 only
+  const Result before = run(pb, Kernel::fused);
+  pb.v = v_changed;
+  const Result after = run(pb, Kernel::fused);
+  for (int64_t t = 0; t < pb.L; ++t) {
+    double diff = 0;
+    for (int64_t c = 0; c < pb.d; ++c) diff += std::fabs(double(after.out[t * pb.d + c] - before.out[t * pb.d + c]));
+    INFO("query " << t);
+    REQUIRE((diff > 0) == (t == 10 || t == 11));
+  }
+}
+
+TEST_CASE("fused attention with SSMax matches the reference kernel and the unfused composition",
+          "[ops][fused][ssmax]") {
+  uint64_t seed = 501;
+  for (int64_t window : {0, 9})
+    for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::t5, BiasKind::full})
+      for (bool causal : {false, true}) {
+        Problem pb(3, 2, 130, 8, kind, causal, {130, 97, 1}, seed += 10);
+        pb.window = window;
+        pb.ssmax = true;
+        check_against_references(pb);
+      }
+}
+
+TEST_CASE("fused attention with FoX's forget term matches the reference kernel and the unfused composition",
+          "[ops][fused][fox]") {
+  uint64_t seed = 601;
+  for (int64_t window : {0, 9})
+    for (bool ssmax : {false, true})
+      for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::full})
+        for (bool causal : {false, true}) {
+          Problem pb(3, 2, 130, 8, kind, causal, {130, 97, 1}, seed += 10);
+          pb.window = window;
+          pb.ssmax = ssmax;
+          pb.forget = true;
+          check_against_references(pb);
+        }
+}
+
+TEST_CASE("fused attention: a forget term of zeros changes no bit", "[ops][fused][fox]") {
+  for (bool causal : {false, true}) {
+    Problem pb(2, 2, 130, 16, BiasKind::t5, causal, {130, 77}, 651);
+    const Result plain = run(pb, Kernel::fused);
+    pb.forget = true;
+    pb.f_values = Tensor::zeros(pb.f_values.shape());
+    const Result zero = run(pb, Kernel::fused);
+    REQUIRE(bit_equal(plain.out, zero.out));
+    REQUIRE(bit_equal(plain.dq, zero.dq));
+    REQUIRE(bit_equal(plain.dk, zero.dk));
+    REQUIRE(bit_equal(plain.dv, zero.dv));
+    REQUIRE(bit_equal(plain.dbias, zero.dbias));
+  }
+}
+
+// Nakanishi 2025: SSMax is the softmax of (s log n) z; with s log n = 1 it is the softmax.
+// Without padding and bidirectional, every query sees n = L keys: s = 1 / log L.
+TEST_CASE("fused attention: SSMax with s log n = 1 changes nothing", "[ops][fused][ssmax]") {
+  for (BiasKind kind : {BiasKind::none, BiasKind::t5}) {
+    Problem pb(2, 3, 70, 8, kind, false, {70, 70}, 551);
+    const Result plain = run(pb, Kernel::fused);
+    pb.ssmax = true;
+    for (int64_t h = 0; h < pb.H; ++h) pb.s_values[h] = static_cast<Real>(1 / std::log(70.0));
+    const Result scaled = run(pb, Kernel::fused);
+    require_close("out", scaled.out, plain.out);
+    require_close("dq", scaled.dq, plain.dq);
+    require_close("dk", scaled.dk, plain.dk);
+    require_close("dv", scaled.dv, plain.dv);
+    if (kind != BiasKind::none) require_close("dbias", scaled.dbias, plain.dbias);
+  }
+}
+
+// The definition literally: query t sees n_t keys and its weights are n_t^(s z) normalised,
+// in float64 arithmetic on the fused kernel's float32 output.
+TEST_CASE("fused attention: SSMax weights are n^(s z) over their sum", "[ops][fused][ssmax]") {
+  Problem pb(1, 1, 12, 4, BiasKind::alibi, true, {12}, 561);
+  pb.ssmax = true;
+  pb.window = 5;
+  const Result r = run(pb, Kernel::fused);
+  const double s = pb.s_values[0], inv = 1 / std::sqrt(4.0);
+  for (int64_t t = 0; t < pb.L; ++t) {
+    const int64_t lo = std::max<int64_t>(0, t - 4), n = t - lo + 1;
+    std::vector<double> w;
+    double total = 0;
+    for (int64_t u = lo; u <= t; ++u) {
+      double z = 0;
+      for (int64_t c = 0; c < pb.d; ++c) z += double(pb.q[t * pb.d + c]) * double(pb.k[u * pb.d + c]);
+      z = z * inv + double(pb.bias_values[(u - t) + pb.L - 1]);
+      w.push_back(std::pow(double(n), s * z));
+      total += w.back();
+    }
+    for (int64_t c = 0; c < pb.d; ++c) {
+      double o = 0;
+      for (int64_t u = lo; u <= t; ++u) o += w[size_t(u - lo)] / total * double(pb.v[u * pb.d + c]);
+      INFO("query " << t << " channel " << c);
+      REQUIRE(std::fabs(double(r.out[t * pb.d + c]) - o) <= 1e-5);
+    }
   }
 }
 
@@ -283,12 +455,16 @@ TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5}, false, 1),
                       Contains("key_lengths") && Contains("batch of 2"));
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5, 6}, false, 1), Contains("key_lengths[1] = 6"));
-  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {rel, true}, {5, 5}, false, 1),
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, FusedAttentionBias{rel, true}, {5, 5}, false, 1),
                       Contains("(H, 2L - 1) = (3, 9)") && Contains("(3, 8)"));
-  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {full, false}, {5, 5}, false, 1),
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, FusedAttentionBias{full, false}, {5, 5}, false, 1),
                       Contains("(H, L, L) = (3, 5, 5)"));
   Var bad = t.input(random_tensor(Shape{2, 6, 3, 4}, 6));
   REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("same shape"));
+  Var s2 = t.input(random_tensor(Shape{2}, 7));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, LogitTerms({}, s2), {5, 5}, false, 1),
+                      Contains("log-length scale") && Contains("(H) = (3)"));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, {}, {5, 5}, AttentionMask(false, -1), 1), Contains("window must be >= 0"));
 }
 
 
@@ -298,13 +474,17 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
   uint64_t seed = 141;
   for (const Case& c : cases)
     for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::t5, BiasKind::full})
+      for (int64_t window : {0, 9})
       for (bool causal : {false, true}) {
         Problem pb(static_cast<int64_t>(c.lengths.size()), 2, c.L, c.d, kind, causal, c.lengths, seed += 10);
+        pb.window = window;
+        pb.ssmax = window > 0;  // one SSMax case per window setting
+        pb.forget = causal;
         // The padded reference gets a zero output gradient at the padding, as the model's
         // output mask gives it.
         for (int64_t b = 0; b < pb.B; ++b)
           for (int64_t i = c.lengths[b] * pb.H * pb.d; i < pb.L * pb.H * pb.d; ++i) pb.R[b * pb.L * pb.H * pb.d + i] = 0;
-        INFO("L " << c.L << " d " << c.d << " bias " << int(kind) << " causal " << causal);
+        INFO("L " << c.L << " d " << c.d << " bias " << int(kind) << " causal " << causal << " window " << window);
         const Result padded = run(pb, Kernel::fused);
         for (bool through_op : {false, true}) {
           const Result packed = run(pb, Kernel::fused, through_op, true);
@@ -313,6 +493,8 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
           REQUIRE(bit_equal(packed.dk, packed_copy(padded.dk, pb.lengths)));
           REQUIRE(bit_equal(packed.dv, packed_copy(padded.dv, pb.lengths)));
           REQUIRE(bit_equal(packed.dbias, padded.dbias));
+          REQUIRE(bit_equal(packed.ds, padded.ds));
+          if (pb.forget) REQUIRE(bit_equal(packed.dF, packed_copy(padded.dF, pb.lengths)));
         }
         Result one, two;
         with_threads(1, [&] { one = run(pb, Kernel::fused, true, true); });
@@ -334,7 +516,7 @@ TEST_CASE("packed fused attention rejects bad shapes and lengths with a message"
   REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {5, 3}, 5, false, 1),
                       Contains("7 rows") && Contains("sum to 8"));
   REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {6, 1}, 5, false, 1), Contains("lengths[0] = 6"));
-  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {rel, true}, {5, 2}, 5, false, 1),
+  REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, FusedAttentionBias{rel, true}, {5, 2}, 5, false, 1),
                       Contains("(H, 2L - 1) = (3, 9)"));
   REQUIRE_THROWS_WITH(fused_attention_packed(t, q, k, v, {}, {5, 2}, 0, false, 1), Contains("L must be >= 1"));
   Var q4 = t.input(random_tensor(Shape{1, 7, 3, 4}, 5));

@@ -20,32 +20,43 @@ enum class BiasKind { none, relative, full };
 
 enum class Kernel { fused, reference };
 
-std::vector<Tensor> attention_inputs(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, uint64_t stream) {
+// q, k, v, then the bias (unless none), then SSMax's s (H) when ssmax, then the forget
+// term F (B, L, H) when forget.
+std::vector<Tensor> attention_inputs(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, uint64_t stream,
+                                     bool ssmax = false, bool forget = false) {
   const Shape s{B, L, H, d};
   std::vector<Tensor> inputs = {random_tensor(s, stream), random_tensor(s, stream + 1),
                                 random_tensor(s, stream + 2)};
   if (kind == BiasKind::relative) inputs.push_back(random_tensor(Shape{H, 2 * L - 1}, stream + 3));
   if (kind == BiasKind::full) inputs.push_back(random_tensor(Shape{H, L, L}, stream + 3));
+  if (ssmax) inputs.push_back(random_tensor(Shape{H}, stream + 4));
+  if (forget) inputs.push_back(random_tensor(Shape{B, L, H}, stream + 5));
   return inputs;
 }
 
 // The attention of inputs (q, k, v and maybe the bias) by one kernel.
 Var attend(Kernel kernel, Tape& t, const std::vector<Var>& v, BiasKind kind, const std::vector<int32_t>& lengths,
-           bool causal, int64_t d) {
-  FusedAttentionBias bias;
-  if (v.size() == 4) bias = {v[3], kind == BiasKind::relative};
+           const AttentionMask& mask, int64_t d) {
+  LogitTerms terms;
+  size_t next = 3;
+  if (kind != BiasKind::none) terms.bias = {v[next++], kind == BiasKind::relative};
+  // The rest is s (H), F (B, L, H) or both, told apart by rank.
+  for (; next < v.size(); ++next) {
+    if (t.shape(v[next]).rank() == 1) terms.log_length_scale = v[next];
+    else terms.forget = v[next];
+  }
   const Real scale = static_cast<Real>(1.0 / std::sqrt(double(d)));
-  return kernel == Kernel::fused ? fused_attention(t, v[0], v[1], v[2], bias, lengths, causal, scale)
-                                 : attention_reference(t, v[0], v[1], v[2], bias, lengths, causal, scale);
+  return kernel == Kernel::fused ? fused_attention(t, v[0], v[1], v[2], terms, lengths, mask, scale)
+                                 : attention_reference(t, v[0], v[1], v[2], terms, lengths, mask, scale);
 }
 
-void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool causal,
-                 const std::vector<int32_t>& lengths, uint64_t stream) {
+void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, const AttentionMask& mask,
+                 const std::vector<int32_t>& lengths, uint64_t stream, bool ssmax = false, bool forget = false) {
   INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal "
-            << causal);
+            << mask.causal << " window " << mask.window);
   REQUIRE_GRADS_OK(check_gradients(
-      [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::fused, t, v, kind, lengths, causal, d); },
-      attention_inputs(B, H, L, d, kind, stream)));
+      [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::fused, t, v, kind, lengths, mask, d); },
+      attention_inputs(B, H, L, d, kind, stream, ssmax, forget)));
 }
 
 }  // namespace
@@ -63,6 +74,29 @@ TEST_CASE("fused attention gradients with a relative bias", "[ops][fused]") {
     check_fused(3, 3, 5, 4, BiasKind::relative, causal, {5, 3, 1}, 21);
     check_fused(2, 1, 70, 2, BiasKind::relative, causal, {70, 1}, 25);
     check_fused(1, 3, 64, 2, BiasKind::relative, causal, {64}, 29);
+  }
+}
+
+TEST_CASE("fused attention gradients with SSMax, the log-length scale", "[ops][fused][ssmax]") {
+  for (bool causal : {false, true}) {
+    check_fused(2, 2, 5, 3, BiasKind::none, causal, {5, 2}, 61, true);
+    check_fused(2, 2, 70, 2, BiasKind::relative, AttentionMask(causal, 9), {70, 30}, 65, true);
+    check_fused(1, 2, 6, 2, BiasKind::full, causal, {6}, 69, true);
+  }
+}
+
+TEST_CASE("fused attention gradients with FoX's forget term", "[ops][fused][fox]") {
+  for (bool causal : {false, true}) {
+    check_fused(2, 2, 5, 3, BiasKind::none, causal, {5, 2}, 81, false, true);
+    check_fused(2, 1, 70, 2, BiasKind::relative, AttentionMask(causal, 9), {70, 30}, 85, true, true);
+  }
+}
+
+TEST_CASE("fused attention gradients with a sliding window", "[ops][fused][window]") {
+  for (bool causal : {false, true}) {
+    check_fused(2, 2, 70, 3, BiasKind::none, AttentionMask(causal, 3), {70, 40}, 41);
+    check_fused(2, 1, 70, 2, BiasKind::relative, AttentionMask(causal, 66), {70, 9}, 45);
+    check_fused(1, 2, 6, 2, BiasKind::full, AttentionMask(causal, 2), {6}, 49);
   }
 }
 
@@ -96,7 +130,8 @@ namespace {
 
 // Output and every input gradient of loss = sum(attention * R), by one kernel.
 std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& inputs, BiasKind kind,
-                                      const std::vector<int32_t>& lengths, bool causal, uint64_t stream) {
+                                      const std::vector<int32_t>& lengths, const AttentionMask& causal,
+                                      uint64_t stream) {
   std::vector<Parameter> params;
   for (size_t i = 0; i < inputs.size(); ++i) params.emplace_back("x" + std::to_string(i), inputs[i].clone());
   Tape t;
@@ -111,13 +146,19 @@ std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& 
 
 // In float64 the fast kernel's tiles, online softmax and base-2 exponentials agree with the
 // reference's plain loops to rounding: |fast - reference| <= 1e-12 of the largest value.
-void check_fast_against_reference(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, bool causal,
-                                  const std::vector<int32_t>& lengths, uint64_t stream) {
-  INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal " << causal);
-  const std::vector<Tensor> inputs = attention_inputs(B, H, L, d, kind, stream);
+void check_fast_against_reference(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind,
+                                  const AttentionMask& causal, const std::vector<int32_t>& lengths,
+                                  uint64_t stream, bool ssmax = false, bool forget = false) {
+  INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal " << causal.causal
+            << " window " << causal.window << " ssmax " << ssmax);
+  const std::vector<Tensor> inputs = attention_inputs(B, H, L, d, kind, stream, ssmax, forget);
   const auto fast = outputs_and_grads(Kernel::fused, inputs, kind, lengths, causal, stream + 9);
   const auto reference = outputs_and_grads(Kernel::reference, inputs, kind, lengths, causal, stream + 9);
-  const char* names[] = {"out", "dq", "dk", "dv", "dbias"};
+  std::vector<const char*> names = {"out", "dq", "dk", "dv"};
+  if (kind != BiasKind::none) names.push_back("dbias");
+  if (ssmax) names.push_back("ds");
+  if (forget) names.push_back("dF");
+  REQUIRE(fast.size() == names.size());
   for (size_t i = 0; i < fast.size(); ++i) {
     double size = 1;
     for (int64_t j = 0; j < reference[i].numel(); ++j) size = std::max(size, std::fabs(double(reference[i][j])));
@@ -134,16 +175,24 @@ TEST_CASE("fused attention equals its reference kernel in float64", "[ops][fused
     check_fast_against_reference(2, 3, 130, 16, BiasKind::relative, causal, {130, 97}, 111);  // three tiles
     check_fast_against_reference(3, 1, 70, 40, BiasKind::full, causal, {70, 1, 0}, 121);  // no key at all
     check_fast_against_reference(1, 2, 5, 3, BiasKind::relative, causal, {5}, 131);
+    // A window and SSMax, apart and together.
+    check_fast_against_reference(2, 3, 130, 16, BiasKind::relative, AttentionMask(causal, 20), {130, 97}, 151);
+    check_fast_against_reference(3, 1, 70, 40, BiasKind::full, causal, {70, 1, 0}, 161, true);
+    check_fast_against_reference(2, 2, 130, 8, BiasKind::none, AttentionMask(causal, 70), {130, 50}, 171, true);
+    check_fast_against_reference(2, 2, 130, 8, BiasKind::relative, causal, {130, 50}, 181, false, true);
+    check_fast_against_reference(2, 2, 70, 8, BiasKind::full, AttentionMask(causal, 30), {70, 0}, 191, true, true);
   }
 }
 
 TEST_CASE("the reference attention kernel's gradients", "[ops][fused]") {
   for (bool causal : {false, true})
-    for (BiasKind kind : {BiasKind::none, BiasKind::relative, BiasKind::full}) {
-      INFO("bias " << int(kind) << " causal " << causal);
-      const std::vector<int32_t> lengths = {5, 2};
-      REQUIRE_GRADS_OK(check_gradients(
-          [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::reference, t, v, kind, lengths, causal, 4); },
-          attention_inputs(2, 3, 5, 4, kind, 141)));
-    }
+    for (BiasKind kind : {BiasKind::none, BiasKind::relative, BiasKind::full})
+      for (bool ssmax : {false, true}) {
+        INFO("bias " << int(kind) << " causal " << causal << " ssmax and forget " << ssmax);
+        const std::vector<int32_t> lengths = {5, 2};
+        const AttentionMask mask(causal, ssmax ? 3 : 0);
+        REQUIRE_GRADS_OK(check_gradients(
+            [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::reference, t, v, kind, lengths, mask, 4); },
+            attention_inputs(2, 3, 5, 4, kind, 141, ssmax, ssmax)));
+      }
 }

@@ -1,7 +1,8 @@
-// tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last
-// and of exp, log, log1p, tanh, sigmoid, relu, gelu.
+// tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last,
+// running_sum and of exp, log, log1p, tanh, sigmoid, log_sigmoid, relu, gelu.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include "tests/gradcheck/test_ops_helpers.h"
@@ -47,6 +48,33 @@ TEST_CASE("sum_last and mean_last gradients", "[ops][reduce]") {
   }
 }
 
+TEST_CASE("running_sum gradients and values", "[ops][reduce]") {
+  // Runs of 3, 0, 1 and 4 rows of (8, 2, 3): the values are the sums within each run.
+  const std::vector<int64_t> runs{3, 0, 1, 4};
+  const Tensor x = random_tensor(Shape{8, 2, 3}, 31);
+  REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return running_sum(t, v[0], runs); }, {x}));
+  Tape t;
+  const Tensor y = t.value(running_sum(t, t.input(x), runs)).clone();
+  int64_t row = 0;
+  for (int64_t len : runs)
+    for (int64_t r = 0; r < len; ++r, ++row)
+      for (int64_t j = 0; j < 6; ++j) {
+        double want = 0;
+        for (int64_t r2 = row - r; r2 <= row; ++r2) want += x[r2 * 6 + j];
+        REQUIRE(std::abs(y[row * 6 + j] - want) < 1e-12);
+      }
+  REQUIRE_THROWS_WITH(running_sum(t, t.input(x), {3, 4}), Catch::Matchers::Contains("cover 7 rows"));
+}
+
+TEST_CASE("log_sigmoid is ln sigmoid without overflow", "[ops][unary]") {
+  Tape t;
+  const Tensor x = Tensor::from(Shape{5}, {-800, -3, 0, 3, 800});
+  const Tensor y = t.value(log_sigmoid(t, t.input(x))).clone();
+  REQUIRE(y[0] == -800);  // ln(1 / (1 + e^800)) = -800 to double precision
+  for (int i = 1; i < 4; ++i) REQUIRE(std::abs(y[i] - std::log(1 / (1 + std::exp(-x[i])))) < 1e-15);
+  REQUIRE(y[4] == 0);
+}
+
 TEST_CASE("reductions of a large tensor take the chunked path and keep their gradients", "[ops][reduce]") {
   // 3 chunks of the full sum; the gradient of a sum is all ones, of a mean 1/n.
   Tensor x = random_tensor(Shape{9000}, 5);
@@ -66,6 +94,7 @@ TEST_CASE("unary op gradients", "[ops][unary]") {
   check_unary("log1p", ordo::log1p, -0.8, 3);
   check_unary("tanh", ordo::tanh, -2, 2);
   check_unary("sigmoid", ordo::sigmoid, -6, 6);
+  check_unary("log_sigmoid", ordo::log_sigmoid, -8, 8);
   check_unary("gelu", gelu, -3, 3);
   // relu: keep values away from the kink at 0 where finite differences are meaningless.
   uint64_t stream = 400;
