@@ -198,6 +198,17 @@ Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
 // zero output gradient, as the output mask gives them).
 Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                            const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale);
+// ---- stick-breaking attention (core/ops/stickbreaking_attention.cpp) ---------------------------
+// In place of the softmax (Tan et al. 2025; docs/spec.md §2.18): query t gives key j the weight
+// sigmoid(z_j) prod_{j < l < t} (1 - sigmoid(z_l)), z = scale q_t . k, over the keys before it
+// (and itself with attend_current), nearest first; out_t = sum_j A_tj v_j, no normalisation.
+// mask must be causal (a window and key padding apply as for fused_attention). Layouts as
+// fused_attention and fused_attention_packed; O(L) memory, the backward recomputes each row.
+Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
+                            const AttentionMask& mask, bool attend_current, Real scale);
+Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
+                                   const AttentionMask& mask, bool attend_current, Real scale);
+
 // The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
 // inputs and masks, computed with plain loops as the formulas read (every score of a row
 // kept, P stored for the backward). What the tests hold the fast kernel to; not for

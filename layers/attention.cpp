@@ -108,7 +108,17 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
     }
   }
   Var heads;  // (rows..., H, d_h)
-  if (in.packed) {
+  const PositionalEncoding::Weights weights = in.encoding->weights();
+  if (weights.stick_breaking) {
+    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale, "attention '", name(),
+               "': stick-breaking weights take no bias, forget term or log-length scale");
+  }
+  if (weights.stick_breaking && in.packed) {
+    heads = stickbreaking_attention_packed(t, q, k, v, pos.lengths, pos.length, in.visible, weights.attend_current,
+                                           inv_sqrt_dh);
+  } else if (weights.stick_breaking && in.fused && !maps) {
+    heads = stickbreaking_attention(t, q, k, v, pos.lengths, in.visible, weights.attend_current, inv_sqrt_dh);
+  } else if (in.packed) {
     heads = fused_attention_packed(t, q, k, v, terms, pos.lengths, pos.length, in.visible, inv_sqrt_dh);
   } else if (in.fused && !maps) {
     heads = fused_attention(t, q, k, v, terms, pos.lengths, in.visible, inv_sqrt_dh);
@@ -148,7 +158,26 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
     Var s = reshape(t, t.param(*log_length_scale), Shape{n_heads_, 1, 1});
     scores = mul(t, scores, mul(t, t.input(std::move(logn)), s));  // (B, H, L, L) * (B, H, L, 1)
   }
-  Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
+  Var probs;  // (B, H, L, L)
+  const PositionalEncoding::Weights weights = in.encoding->weights();
+  if (weights.stick_breaking) {
+    // log A[t, j] = log sigmoid(z) + sum_{l > j, l visible} log sigmoid(-z[t, l]), by a product
+    // with the constant U[l, j] = [l > j]; then A at the visible keys, 0 elsewhere.
+    const Positions& pos = *in.positions;
+    Tensor visible = Tensor::zeros(Shape{pos.batch, 1, L, L}), later = Tensor::zeros(Shape{L, L});
+    for (int64_t b = 0; b < pos.batch; ++b)
+      for (int64_t row = 0; row < L; ++row)
+        for (int64_t u = 0; u < L; ++u)
+          if (in.visible.visible(row, u, pos.lengths[b]) && (weights.attend_current || u < row))
+            visible[(b * L + row) * L + u] = 1;
+    for (int64_t l = 0; l < L; ++l)
+      for (int64_t j = 0; j < l; ++j) later[l * L + j] = 1;
+    Var vis = t.input(visible);
+    Var rest = matmul(t, mul(t, log_sigmoid(t, scale(t, scores, -1)), vis), t.input(later));
+    probs = mul(t, exp(t, add(t, log_sigmoid(t, scores), rest)), vis);
+  } else {
+    probs = softmax(t, scores, in.mask);
+  }
   if (maps) *maps = probs;
   return permute(t, matmul(t, probs, v), heads_outer);  // (B, H, L, d_h) -> (B, L, H, d_h)
 }

@@ -1,6 +1,6 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of five places (any subset):
+// Every positional scheme acts in one of six places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
 //   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product;
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
@@ -8,7 +8,9 @@
 //   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries and the
 //               logits themselves, per layer (CoPE: positions counted by the content);
 //   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
-//               the logits with the content between query and key (FoX).
+//               the logits with the content between query and key (FoX);
+//   (f) weights: replaces the softmax (stick-breaking: each key takes a share of what the
+//               nearer keys left).
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -100,6 +102,15 @@ class PositionalEncoding {
   // attention adds sum_{l = u+1 .. t} log f_l to the logit of query t and key u, from running
   // sums inside the fused attention (FoX, fox.cpp). None: no such term.
   virtual std::optional<Var> log_forget_gates(Tape&, Var /*x*/, int64_t /*layer*/) { return std::nullopt; }
+
+  // (f) the weights: how a query's logits become its weights over the keys. The softmax,
+  // unless the encoding replaces it (stick-breaking, stickbreaking.cpp); then it has no other
+  // hook's term on the logits to give.
+  struct Weights {
+    bool stick_breaking = false;
+    bool attend_current = false;  // stick-breaking: the query's own key too
+  };
+  virtual Weights weights() const { return {}; }
 
   // Learned tables, named "posenc.<what>".
   virtual std::vector<Parameter*> parameters() { return {}; }

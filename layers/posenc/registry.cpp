@@ -27,6 +27,7 @@
   ORDO_ENCODING(xpos)       \
   ORDO_ENCODING(cope)       \
   ORDO_ENCODING(fox)        \
+  ORDO_ENCODING(stickbreaking) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

@@ -1,0 +1,187 @@
+// core/ops/stickbreaking_attention.cpp: stick-breaking attention (Tan et al., ICLR 2025,
+// arXiv 2410.17980; docs/spec.md §2.18), in place of the softmax, in O(L) memory.
+//
+// For one (batch entry b, head h) with q, k, v (L, d) and scale s, query t takes its keys
+// from the nearest back:
+//   z_j    = s q_t . k_j,   beta_j = sigmoid(z_j)
+//   A_tj   = beta_j prod_{j < l < t'} (1 - beta_l)      over the visible keys j (causal, j < t,
+//                                                       or j <= t with attend_current: t' = t + 1)
+//   O_t    = sum_j A_tj v_j                             (the weights sum to at most 1; no
+//                                                       softmax, no normalisation)
+// computed in log space, keys from the nearest on with a running sum R:
+//   log A_tj = log sigmoid(z_j) + R_j,   R_j = sum_{l > j visible} log sigmoid(-z_l)
+// (log(1 - sigmoid(z)) = log sigmoid(-z)), so no product underflows before its exp.
+// Backward, given dO, with g_j = dO_t . v_j:
+//   dv_j += A_tj dO_t
+//   dz_j  = g_j A_tj (1 - beta_j) - beta_j sum_{m < j} g_m A_tm
+// (z_j enters log A_tj through log sigmoid(z_j), and log A_tm for every farther key m < j
+// through log sigmoid(-z_j)), then dq_t += s sum_j dz_j k_j and dk_j += s dz_j q_t.
+//
+// One (b, h) pair per loop iteration, its rows in order, and only the output saved: the
+// backward recomputes each row's z and A. Each row costs O(L d); the pair O(L^2 d) time and
+// O(L) extra memory. Results are the same bits for any thread count.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/ops.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+struct SbPlan {
+  int64_t B = 0, L = 0, H = 0, d = 0, ld = 0;
+  Real scale = 1;
+  AttentionMask mask;
+  bool attend_current = false;
+  std::vector<int32_t> key_lengths;
+  std::vector<int64_t> starts;  // packed: sequence b's first row; empty: padded (b L)
+
+  int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
+  int64_t offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * ld + h * d; }
+  // The keys query t takes: [lo, hi).
+  std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
+    const int64_t lo = mask.key_begin(t);
+    int64_t hi = mask.key_end(t, key_lengths[b]);
+    if (!attend_current) hi = std::min(hi, t);
+    return {lo, std::max(hi, lo)};
+  }
+};
+
+Real dot(const Real* x, const Real* y, int64_t d) {
+  Real acc = 0;
+  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
+  return acc;
+}
+
+// log sigmoid(x) = min(x, 0) - log(1 + e^-|x|).
+Real log_sigmoid(Real x) { return std::min(x, Real(0)) - std::log1p(std::exp(-std::fabs(x))); }
+
+// Row t's logits z and weights A over its keys [lo, hi) (indexed from lo), nearest first.
+void row_weights(const SbPlan& p, const Real* q, const Real* k, int64_t t, int64_t lo, int64_t hi, Real* z,
+                 Real* A) {
+  Real R = 0;
+  for (int64_t j = hi - 1; j >= lo; --j) {
+    z[j - lo] = p.scale * dot(q + t * p.ld, k + j * p.ld, p.d);
+    A[j - lo] = std::exp(log_sigmoid(z[j - lo]) + R);
+    R += log_sigmoid(-z[j - lo]);
+  }
+}
+
+Real* scratch(size_t n) {
+  thread_local std::vector<Real> buffer;
+  if (buffer.size() < n) buffer.resize(n);
+  return buffer.data();
+}
+
+}  // namespace
+
+namespace {
+
+Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
+  const Tensor& Q = t.value(q);
+  Tensor O = Tensor::empty(Q.shape());
+  const Real *qd = Q.data(), *kd = t.value(k).data(), *vd = t.value(v).data();
+  Real* od = O.data();
+  parallel_for(p.B * p.H, 2 * p.L * p.L * p.d + 1, [&](int64_t bh) {
+    const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
+    Real* z = scratch(static_cast<size_t>(2 * p.L));
+    Real* A = z + p.L;
+    for (int64_t row = 0; row < p.rows(b); ++row) {
+      const auto [lo, hi] = p.keys(b, row);
+      row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
+      Real* out = od + o + row * p.ld;
+      std::fill(out, out + p.d, Real(0));
+      for (int64_t j = lo; j < hi; ++j)
+        for (int64_t c = 0; c < p.d; ++c) out[c] += A[j - lo] * vd[o + j * p.ld + c];
+    }
+  });
+
+  Tape::Backward backward = [q, k, v, p](Tape& t, const Tensor& dO) {
+    const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
+    if (!want_q && !want_k && !want_v) return;
+    // Summed buffers: the pairs add whole rows, and q, k, v may be one Var.
+    Tensor gq = Tensor::zeros(t.shape(q)), gk = Tensor::zeros(t.shape(k)), gv = Tensor::zeros(t.shape(v));
+    const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data(), *dod = dO.data();
+    parallel_for(p.B * p.H, 6 * p.L * p.L * p.d + 1, [&](int64_t bh) {
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
+      Real* z = scratch(static_cast<size_t>(3 * p.L));
+      Real* A = z + p.L;
+      Real* g = A + p.L;
+      for (int64_t row = 0; row < p.rows(b); ++row) {
+        const auto [lo, hi] = p.keys(b, row);
+        if (hi <= lo) continue;
+        row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
+        const Real* dout = dod + o + row * p.ld;
+        for (int64_t j = lo; j < hi; ++j) {
+          g[j - lo] = dot(dout, vd + o + j * p.ld, p.d);
+          Real* dvj = gv.data() + o + j * p.ld;
+          for (int64_t c = 0; c < p.d; ++c) dvj[c] += A[j - lo] * dout[c];
+        }
+        Real farther = 0;  // sum_{m < j} g_m A_m
+        Real* dq = gq.data() + o + row * p.ld;
+        for (int64_t j = lo; j < hi; ++j) {
+          const Real beta = Real(1) / (Real(1) + std::exp(-z[j - lo]));
+          const Real dz = g[j - lo] * A[j - lo] * (Real(1) - beta) - beta * farther;
+          farther += g[j - lo] * A[j - lo];
+          const Real* kj = kd + o + j * p.ld;
+          const Real* qt = qd + o + row * p.ld;
+          Real* dkj = gk.data() + o + j * p.ld;
+          for (int64_t c = 0; c < p.d; ++c) {
+            dq[c] += p.scale * dz * kj[c];
+            dkj[c] += p.scale * dz * qt[c];
+          }
+        }
+      }
+    });
+    if (want_q) t.add_grad(q, std::move(gq));
+    if (want_k) t.add_grad(k, std::move(gk));
+    if (want_v) t.add_grad(v, std::move(gv));
+  };
+  return t.push("stickbreaking_attention", std::move(O), std::move(backward), {q, k, v});
+}
+
+void check_sb(const SbPlan& p, const char* op) {
+  ORDO_CHECK(p.mask.causal, op, ": stick-breaking takes the keys before each query: it needs a causal mask");
+  ORDO_CHECK(p.mask.window >= 0, op, ": the window must be >= 0 (0 = every key), got ", p.mask.window);
+  ORDO_CHECK(std::isfinite(static_cast<double>(p.scale)), op, ": scale must be finite, got ", p.scale);
+  for (size_t b = 0; b < p.key_lengths.size(); ++b)
+    ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": lengths[", b, "] = ", p.key_lengths[b],
+               " outside [0, L = ", p.L, "]");
+}
+
+}  // namespace
+
+Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
+                            const AttentionMask& mask, bool attend_current, Real scale) {
+  const Shape& s = t.shape(q);
+  ORDO_CHECK(s.rank() == 4 && t.shape(k) == s && t.shape(v) == s,
+             "stickbreaking_attention: q, k and v must be (B, L, H, d_h) alike, got q ", s, ", k ", t.shape(k), ", v ",
+             t.shape(v));
+  SbPlan p;
+  p.B = s[0], p.L = s[1], p.H = s[2], p.d = s[3], p.ld = s[2] * s[3];
+  p.scale = scale, p.mask = mask, p.attend_current = attend_current, p.key_lengths = key_lengths;
+  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "stickbreaking_attention: key_lengths has ",
+             key_lengths.size(), " entries for a batch of ", p.B);
+  check_sb(p, "stickbreaking_attention");
+  return stickbreaking_with_plan(t, q, k, v, p);
+}
+
+Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
+                                   const AttentionMask& mask, bool attend_current, Real scale) {
+  const Shape& s = t.shape(q);
+  ORDO_CHECK(s.rank() == 3 && t.shape(k) == s && t.shape(v) == s,
+             "stickbreaking_attention_packed: q, k and v must be (T, H, d_h) alike, got q ", s);
+  SbPlan p;
+  p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = s[1], p.d = s[2], p.ld = s[1] * s[2];
+  p.scale = scale, p.mask = mask, p.attend_current = attend_current, p.key_lengths = lengths;
+  p.starts.assign(lengths.size() + 1, 0);
+  for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
+  check_sb(p, "stickbreaking_attention_packed");
+  ORDO_CHECK(p.starts.back() == s[0], "stickbreaking_attention_packed: q has ", s[0], " rows but the lengths sum to ",
+             p.starts.back());
+  return stickbreaking_with_plan(t, q, k, v, p);
+}
+
+}  // namespace ordo

@@ -1,0 +1,48 @@
+// layers/posenc/stickbreaking.cpp: stick-breaking attention (Tan et al., ICLR 2025, arXiv
+// 2410.17980; docs/spec.md §2.18), the position method that is no encoding: it replaces the
+// softmax (hook f). Query i gives key j < i the weight
+//   A_ij = sigmoid(z_ij) prod_{j < l < i} (1 - sigmoid(z_il)),   z_ij = q_i . k_j / sqrt(d_h)
+// so the nearest keys take their share first and farther ones what is left: order comes
+// from the weights themselves. The kernel is core/ops/stickbreaking_attention.cpp (log space,
+// O(L) memory).
+//
+// As the authors' reference (`stickbreaking_attention/sb_ref.py`): keys strictly before the
+// query by default (`attend_current=False`; --sb-attend-current takes the query's own key
+// too), the 1/sqrt(d_h) scale, no bias on the logits, no positional term. The weights sum to
+// at most 1; what is left (prod_j (1 - beta_ij)) is dropped, as in flash-linear-attention's
+// layer (the authors' training stack gives it to a learned per-head vector and normalises the
+// heads' outputs: not done here). Causal only: the authors define no bidirectional form.
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+class StickBreaking final : public PositionalEncoding {
+ public:
+  explicit StickBreaking(const EncodingConfig& cfg) : attend_current_(cfg.options.flag("sb-attend-current")) {}
+  std::string name() const override { return "stickbreaking"; }
+  Weights weights() const override { return {true, attend_current_}; }
+
+ private:
+  bool attend_current_;
+};
+
+}  // namespace
+
+EncodingInfo encoding_info_stickbreaking() {
+  return {
+      .name = "stickbreaking",
+      .summary = "weights, not softmax: A_ij = sigmoid(z_ij) prod_{j<l<i} (1 - sigmoid(z_il)), nearest keys first "
+                 "(causal only)",
+      .options = {{"sb-attend-current", OptionType::Bool, "false",
+                   "stickbreaking: the query's own key takes the first share (the authors' attend_current)"}},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<StickBreaking>(c);
+      },
+      .in_default_study = false,
+      .takes_random_positions = false,  // it reads no token positions: order comes from the weights
+      .causal_only = true,
+  };
+}
+
+}  // namespace ordo
