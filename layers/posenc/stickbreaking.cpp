@@ -35,7 +35,7 @@ EncodingInfo encoding_info_stickbreaking() {
       .summary = "weights, not softmax: A_ij = sigmoid(z_ij) prod_{j<l<i} (1 - sigmoid(z_il)), nearest keys first "
                  "(causal only)",
       .options = {{"sb-attend-current", OptionType::Bool, "false",
-                   "stickbreaking: the query's own key takes the first share (the authors' attend_current)"}},
+                   "the query's own key takes the first share (the authors' attend_current)"}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<StickBreaking>(c);
       },
