@@ -1,9 +1,14 @@
 // tests/layers/model_fixtures.h: small models and batches shared by the layer tests.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/ops.h"
 #include "core/rng.h"
 #include "layers/model.h"
 #include "train/config.h"
@@ -56,6 +61,50 @@ inline TensorI32 random_tokens(int64_t B, int64_t L, int64_t vocab, uint64_t str
   CounterRng rng(99, stream);
   for (int64_t i = 0; i < t.numel(); ++i) t[i] = static_cast<int32_t>(rng.uniform_int(1, vocab - 1));
   return t;
+}
+
+// Logits and every parameter's gradient (concatenated) of loss = sum(logits^2) / 2 (the
+// logits as a constant weight).
+inline std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& m, const TensorI32& x,
+                                                                         const std::vector<int32_t>& lengths) {
+  for (Parameter* p : m.parameters()) p->zero_grad();
+  Tape t;
+  Var logits = m.forward(t, x, lengths).logits;
+  Tensor out = t.value(logits).clone();
+  t.backward(sum(t, mul(t, logits, t.input(out))));
+  std::vector<Real> grads;
+  for (Parameter* p : m.parameters()) {
+    auto g = p->grad.to_vector();
+    grads.insert(grads.end(), g.begin(), g.end());
+  }
+  return {out.to_vector(), grads};
+}
+
+// max |a - b|; a and b have one size.
+inline double max_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
+  ORDO_CHECK(a.size() == b.size(), "max_diff: ", a.size(), " values against ", b.size());
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+  return m;
+}
+
+// max |a - b| relative to max |b| (at least 1): the gradients of a spread model are large.
+inline double relative_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
+  double scale = 1;
+  for (Real x : b) scale = std::max(scale, std::fabs(double(x)));
+  return max_diff(a, b) / scale;
+}
+
+// A model whose weights are moved well away from the N(0, 0.02) init by N(0, 0.5^2), the
+// same in every model (drawn by name), so that attention, and with it position, visibly
+// moves the logits.
+inline std::unique_ptr<EncoderModel> spread_model(const ModelConfig& c) {
+  auto m = std::make_unique<EncoderModel>(c);
+  for (Parameter* p : m->parameters()) {
+    CounterRng rng(3, hash64(p->name));
+    for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
+  }
+  return m;
 }
 
 }  // namespace ordo::testing

@@ -15,50 +15,6 @@ using namespace ordo;
 using namespace ordo::testing;
 using Catch::Matchers::Contains;
 
-namespace {
-
-// Logits and every parameter's gradient (concatenated) of loss = sum(logits^2) / 2.
-std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& m, const TensorI32& x,
-                                                                  const std::vector<int32_t>& lengths) {
-  for (Parameter* p : m.parameters()) p->zero_grad();
-  Tape t;
-  Var logits = m.forward(t, x, lengths).logits;
-  Tensor out = t.value(logits).clone();
-  t.backward(sum(t, mul(t, logits, t.input(out))));
-  std::vector<Real> grads;
-  for (Parameter* p : m.parameters()) {
-    auto g = p->grad.to_vector();
-    grads.insert(grads.end(), g.begin(), g.end());
-  }
-  return {out.to_vector(), grads};
-}
-
-double max_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
-  REQUIRE(a.size() == b.size());
-  double m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-  return m;
-}
-
-// max |a - b| relative to max |b| (at least 1): the gradients of a spread model are large.
-double relative_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
-  double scale = 1;
-  for (Real x : b) scale = std::max(scale, std::fabs(double(x)));
-  return max_diff(a, b) / scale;
-}
-
-// The model's weights moved well away from the N(0, 0.02) init, the same in every model
-// (drawn by name), so that attention, and with it position, visibly moves the logits.
-std::unique_ptr<EncoderModel> spread_model(const ModelConfig& c) {
-  auto m = std::make_unique<EncoderModel>(c);
-  for (Parameter* p : m->parameters()) {
-    CounterRng rng(3, hash64(p->name));
-    for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
-  }
-  return m;
-}
-
-}  // namespace
 
 TEST_CASE("layer encodings E,E are the encoding E bit for bit, for every encoding", "[layers][layer-encodings]") {
   // The layers naming one encoding share its one instance, so this holds for a parametrised

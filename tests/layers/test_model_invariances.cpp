@@ -30,29 +30,7 @@ std::vector<Real> real_part(const Tensor& logits, int64_t b, int64_t n) {
   return {logits.data() + (b * L) * C, logits.data() + (b * L + n) * C};
 }
 
-double max_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
-  REQUIRE(a.size() == b.size());
-  double m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-  return m;
-}
 
-// Logits and every parameter's gradient (concatenated) of loss = sum(logits^2) / 1 (the
-// logits as a constant weight).
-std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& m, const TensorI32& x,
-                                                                  const std::vector<int32_t>& lengths) {
-  for (Parameter* p : m.parameters()) p->zero_grad();
-  Tape t;
-  Var logits = m.forward(t, x, lengths).logits;
-  Tensor out = t.value(logits).clone();
-  t.backward(sum(t, mul(t, logits, t.input(out))));
-  std::vector<Real> grads;
-  for (Parameter* p : m.parameters()) {
-    auto g = p->grad.to_vector();
-    grads.insert(grads.end(), g.begin(), g.end());
-  }
-  return {out.to_vector(), grads};
-}
 
 }  // namespace
 
@@ -251,16 +229,7 @@ TEST_CASE("rope's partial and scaled forms: padding, batching, packing and the u
 TEST_CASE("rope --rope-fraction 1 is rope and 0 is none (docs/spec.md §2.4)", "[layers][rope]") {
   TensorI32 x = random_tokens(2, 9, 12, 51);
   const std::vector<int32_t> lengths{9, 5};
-  // Weights well away from the N(0, 0.02) init, the same in every model (drawn by name), so
-  // that attention, and with it position, visibly moves the logits.
-  auto model = [](ModelConfig c) {
-    auto m = std::make_unique<EncoderModel>(c);
-    for (Parameter* p : m->parameters()) {
-      CounterRng rng(3, hash64(p->name));
-      for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] += static_cast<Real>(0.5 * rng.normal());
-    }
-    return m;
-  };
+  auto model = [](const ModelConfig& c) { return spread_model(c); };  // weights away from the init
   auto with = [](bool causal, const char* fraction) {
     ModelConfig c = small_model("rope", HeadType::Token, causal);
     c.posenc.options.set("rope-fraction", fraction);

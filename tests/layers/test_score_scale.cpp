@@ -14,35 +14,6 @@ using namespace ordo;
 using namespace ordo::testing;
 using Catch::Matchers::Contains;
 
-namespace {
-
-std::pair<std::vector<Real>, std::vector<Real>> outputs_and_grads(EncoderModel& m, const TensorI32& x,
-                                                                  const std::vector<int32_t>& lengths) {
-  for (Parameter* p : m.parameters()) p->zero_grad();
-  Tape t;
-  Var logits = m.forward(t, x, lengths).logits;
-  Tensor out = t.value(logits).clone();
-  t.backward(sum(t, mul(t, logits, t.input(out))));
-  std::vector<Real> grads;
-  for (Parameter* p : m.parameters()) {
-    auto g = p->grad.to_vector();
-    grads.insert(grads.end(), g.begin(), g.end());
-  }
-  return {out.to_vector(), grads};
-}
-
-// max |a - b| relative to max |b| (at least 1).
-double relative_diff(const std::vector<Real>& a, const std::vector<Real>& b) {
-  REQUIRE(a.size() == b.size());
-  double m = 0, scale = 1;
-  for (size_t i = 0; i < a.size(); ++i) {
-    m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-    scale = std::max(scale, std::fabs(double(b[i])));
-  }
-  return m / scale;
-}
-
-}  // namespace
 
 TEST_CASE("SSMax adds one learned s per layer and head, init 1, without weight decay", "[layers][ssmax]") {
   ModelConfig c = small_model("rope", HeadType::Token);
