@@ -64,6 +64,8 @@ Var tanh(Tape& t, Var a);
 Var sigmoid(Tape& t, Var a);  // 1 / (1 + e^-a)
 Var log_sigmoid(Tape& t, Var a);  // ln sigmoid(a), without overflow for any a
 Var relu(Tape& t, Var a);
+// min(max(a, lo), hi); the gradient passes where lo <= a <= hi, bounds included (PyTorch's).
+Var clamp(Tape& t, Var a, Real lo, Real hi);
 // GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 Var gelu(Tape& t, Var a);
 
@@ -123,6 +125,13 @@ namespace ordo {
 // (B, L, D/2) when x is (B, ..., L, D) and angles differ per sequence: not needed yet).
 // The backward rotates by the opposite angle.
 Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin);
+
+// Polar coordinates (PoPE): magnitudes m (..., L, D), the cos and sin (L, D) of an angle
+// a per position and component, and an optional learned phase p (D) added to every angle,
+// give (..., L, 2D) with the pair (2c, 2c+1) = (m_c cos(a_c + p_c), m_c sin(a_c + p_c)): the
+// dot product of two such rows is sum_c m_c m'_c cos(a_c - a'_c + p_c - p'_c). The backward
+// turns each pair's gradient back onto the magnitude and across it onto the phase.
+Var polar(Tape& t, Var m, const Tensor& cos, const Tensor& sin, std::optional<Var> phase = std::nullopt);
 
 // Expands a relative (Toeplitz) bias rel (H, Lq + Lk - 1) into (H, Lq, Lk) with
 // out[h, t, u] = rel[h, (u - t) + Lq - 1]. The backward sums each diagonal.
@@ -208,6 +217,21 @@ Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int3
                             const AttentionMask& mask, bool attend_current, Real scale);
 Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
                                    const AttentionMask& mask, bool attend_current, Real scale);
+
+// ---- PaTH attention (core/ops/path_attention.cpp) ----------------------------------------------
+// softmax over the logits z_tj = scale q_t^T H_t H_{t-1} ... H_{j+1} k_j of the visible keys
+// j <= t, H_l = I - beta_l w_l w_l^T (Yang et al. 2025; docs/spec.md §2.20), times v: q, k, v,
+// w (B, L, H, d_h) and beta (B, L, H), or packed (T, H, d_h) and (T, H) as
+// fused_attention_packed. mask must be causal (a window and key padding apply as for
+// fused_attention); padding query rows output zeros. O(L) memory: the backward recomputes
+// each row's chain. path_attention_weights: the weights (B, H, L, L) of the padded form, for
+// attention maps (no gradient).
+Var path_attention(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
+                   const AttentionMask& mask, Real scale);
+Var path_attention_packed(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& lengths,
+                          int64_t L, const AttentionMask& mask, Real scale);
+Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w, const Tensor& beta,
+                              const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);
 
 // The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
 // inputs and masks, computed with plain loops as the formulas read (every score of a row

@@ -113,7 +113,30 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
     ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale, "attention '", name(),
                "': stick-breaking weights take no bias, forget term or log-length scale");
   }
-  if (weights.stick_breaking && in.packed) {
+  // The rotate hook may widen q and k (PoPE: 2 d_h). The kernels take one width for q, k
+  // and v, so v gets zero columns up to it, and the output drops them again.
+  const int64_t d_qk = t.shape(q).last();
+  const bool kernel = in.packed || (in.fused && !maps);  // (PaTH's widths are d_h: no pope with it)
+  if (kernel && d_qk != dh) {
+    ORDO_CHECK(d_qk > dh, "attention '", name(), "': the encoding narrowed q and k to ", d_qk, " < d_h = ", dh);
+    Shape zeros = t.shape(v);
+    zeros[-1] = d_qk - dh;
+    v = concat(t, {v, t.input(Tensor::zeros(zeros))}, zeros.rank() - 1);
+  }
+  auto reflections = in.encoding->householder(t, x, pos, in.layer);
+  if (reflections) {
+    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !weights.stick_breaking,
+               "attention '", name(), "': PaTH's products take no bias, forget term, log-length scale or other weights");
+  }
+  if (reflections && in.packed) {
+    heads = path_attention_packed(t, q, k, v, reflections->w, reflections->beta, pos.lengths, pos.length, in.visible,
+                                  inv_sqrt_dh);
+  } else if (reflections) {  // one kernel, fused or not; the maps without gradient
+    heads = path_attention(t, q, k, v, reflections->w, reflections->beta, pos.lengths, in.visible, inv_sqrt_dh);
+    if (maps)
+      *maps = t.input(path_attention_weights(t.value(q), t.value(k), t.value(reflections->w),
+                                             t.value(reflections->beta), pos.lengths, in.visible, inv_sqrt_dh));
+  } else if (weights.stick_breaking && in.packed) {
     heads = stickbreaking_attention_packed(t, q, k, v, pos.lengths, pos.length, in.visible, weights.attend_current,
                                            inv_sqrt_dh);
   } else if (weights.stick_breaking && in.fused && !maps) {
@@ -125,6 +148,7 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   } else {
     heads = unfused(t, q, k, v, in, terms, inv_sqrt_dh, maps);
   }
+  if (kernel && d_qk != dh) heads = slice(t, heads, t.shape(heads).rank() - 1, 0, dh);
   return reshape(t, heads, s);
 }
 

@@ -1,4 +1,4 @@
-// core/ops/positional.cpp: the two ops positional encodings are built from.
+// core/ops/positional.cpp: the ops positional encodings are built from.
 //
 // rotate_pairs (RoPE): each interleaved pair (x0, x1) = (x[2i], x[2i+1]) of the last axis
 // is rotated by the angle theta[l, i] of its position l:
@@ -11,9 +11,16 @@
 // so every entry of rel feeds one diagonal of out, and the backward sums that diagonal:
 //   drel[h, j] = sum_t dout[h, t, t + j - (Lq - 1)]    (over the t that keep u in [0, Lk))
 //
-// Both kernels write each output element from exactly one loop iteration in a fixed
+// polar (PoPE): magnitude m_c and angle a_c + p_c (p a learned phase, or 0) become the pair
+//   y0 = m cos(a + p),   y1 = m sin(a + p)      (cos(a + p) = cos a cos p - sin a sin p, ...)
+// and the backward is the pair's gradient along the unit vector (its radial part) onto m,
+// and across it (its angular part, times m) onto p, summed over the rows:
+//   dm = dy0 cos + dy1 sin,   dp += m (dy1 cos - dy0 sin)
+//
+// The kernels write each output element from exactly one loop iteration in a fixed
 // order, so results are bit-identical for any thread count.
 #include <algorithm>
+#include <cmath>
 
 #include "core/ops.h"
 #include "core/ops/rotate_rows.h"
@@ -81,6 +88,71 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin) {
       });
     });
   }, {x});
+}
+
+Var polar(Tape& t, Var m, const Tensor& cos, const Tensor& sin, std::optional<Var> phase) {
+  const Tensor& M = t.value(m);  // (..., L, D)
+  ORDO_CHECK(M.rank() >= 2, "polar: m needs shape (..., L, D), got ", M.shape());
+  check_same_shape("polar (cos vs sin)", cos.shape(), sin.shape());
+  const int64_t L = M.dim(-2), D = M.shape().last(), rows = M.numel() / D;
+  ORDO_CHECK(cos.rank() == 2 && cos.dim(0) == L && cos.dim(1) == D, "polar: cos/sin must be (L, D) = (", L, ", ", D,
+             ") for m ", M.shape(), ", got ", cos.shape());
+  if (phase)
+    ORDO_CHECK(t.shape(*phase) == Shape{D}, "polar: the phase must be (D) = (", D, "), got ", t.shape(*phase));
+  // The angles with the phase, once per (position, component).
+  Tensor C = cos, S = sin;
+  if (phase) {
+    C = Tensor::empty(Shape{L, D}), S = Tensor::empty(Shape{L, D});
+    const Real* p = t.value(*phase).data();
+    for (int64_t l = 0; l < L; ++l)
+      for (int64_t c = 0; c < D; ++c) {
+        const double cp = std::cos(double(p[c])), sp = std::sin(double(p[c]));
+        const double ca = cos[l * D + c], sa = sin[l * D + c];
+        C[l * D + c] = static_cast<Real>(ca * cp - sa * sp);
+        S[l * D + c] = static_cast<Real>(sa * cp + ca * sp);
+      }
+  }
+  std::vector<int64_t> dims = M.shape().dims();
+  dims.back() = 2 * D;
+  Tensor Y = Tensor::empty(Shape(dims));
+  {
+    const Real *md = M.data(), *cd = C.data(), *sd = S.data();
+    Real* yd = Y.data();
+    parallel_for(rows, 2 * D, [&](int64_t r) {
+      const Real *mr = md + r * D, *cr = cd + (r % L) * D, *sr = sd + (r % L) * D;
+      Real* yr = yd + r * 2 * D;
+      for (int64_t c = 0; c < D; ++c) {
+        yr[2 * c] = mr[c] * cr[c];
+        yr[2 * c + 1] = mr[c] * sr[c];
+      }
+    });
+  }
+  std::vector<Var> inputs{m};
+  if (phase) inputs.push_back(*phase);
+  return t.push("polar", std::move(Y), [m, phase, C, S, L, D, rows](Tape& t, const Tensor& dY) {
+    const Real *dy = dY.data(), *cd = C.data(), *sd = S.data();
+    if (t.needs_grad(m)) {
+      t.add_grad(m, [&](auto into, Real* dm) {
+        parallel_for(rows, 2 * D, [&](int64_t r) {
+          const Real *dyr = dy + r * 2 * D, *cr = cd + (r % L) * D, *sr = sd + (r % L) * D;
+          for (int64_t c = 0; c < D; ++c) into(dm[r * D + c], dyr[2 * c] * cr[c] + dyr[2 * c + 1] * sr[c]);
+        });
+      });
+    }
+    if (phase && t.needs_grad(*phase)) {
+      const Real* md = t.value(m).data();
+      t.add_grad(*phase, [&](auto into, Real* dp) {
+        parallel_for(D, 4 * rows, [&](int64_t c) {  // each component's sum over the rows, in row order
+          Real acc = 0;
+          for (int64_t r = 0; r < rows; ++r) {
+            const int64_t a = (r % L) * D + c;
+            acc += md[r * D + c] * (dy[r * 2 * D + 2 * c + 1] * cd[a] - dy[r * 2 * D + 2 * c] * sd[a]);
+          }
+          into(dp[c], acc);
+        });
+      });
+    }
+  }, inputs);
 }
 
 Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk) {

@@ -7,6 +7,8 @@
 //   sigmoid: y = 1 / (1 + e^-x)          dx += dy * y (1 - y)
 //   log_sigmoid: y = ln sigmoid(x) = min(x, 0) - ln(1 + e^-|x|)      dx += dy * (1 - sigmoid(x))
 //   relu: y = max(x, 0)                  dx += dy * [x > 0]
+//   clamp: y = min(max(x, lo), hi)       dx += dy * [lo <= x <= hi]   (PyTorch's clamp: the
+//         gradient passes at the bounds themselves, so a value initialised on a bound can leave it)
 //   gelu: y = 0.5 x (1 + tanh u),  u = c (x + k x^3),  c = sqrt(2 / pi),  k = 0.044715
 //         computed as y = x sigmoid(2u) with its slope dy/dx from the same exp
 //         (core/fastmath.h gelu_with_slope); the slope is kept:  dx += dy * slope
@@ -119,6 +121,15 @@ Var relu(Tape& t, Var a) {
   return t.push("relu", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a))
       accumulate(t, a, dy, t.value(a), [](Real d, Real x) { return x > 0 ? d : Real(0); });
+  }, {a});
+}
+
+Var clamp(Tape& t, Var a, Real lo, Real hi) {
+  ORDO_CHECK(lo <= hi, "clamp: the lower bound ", lo, " is above the upper bound ", hi);
+  Tensor y = map(t.value(a), [lo, hi](Real x) { return std::min(std::max(x, lo), hi); });
+  return t.push("clamp", std::move(y), [a, lo, hi](Tape& t, const Tensor& dy) {
+    if (t.needs_grad(a))
+      accumulate(t, a, dy, t.value(a), [lo, hi](Real d, Real x) { return x >= lo && x <= hi ? d : Real(0); });
   }, {a});
 }
 

@@ -1,8 +1,9 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of six places (any subset):
+// Every positional scheme acts in one of seven places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
-//   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product;
+//   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product, to
+//               the same or a larger width (PoPE: 2 d_h, polar coordinates);
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only;
 //   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries and the
@@ -10,7 +11,9 @@
 //   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
 //               the logits with the content between query and key (FoX);
 //   (f) weights: replaces the softmax (stick-breaking: each key takes a share of what the
-//               nearer keys left).
+//               nearer keys left);
+//   (g) householder: per layer, reflections from the layer's input that transform each key
+//               by the tokens between it and the query (PaTH).
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -77,7 +80,8 @@ class PositionalEncoding {
 
   // (a) x (B, L, d) -> x + P.
   virtual Var embed(Tape&, Var x, const Positions&) { return x; }
-  // (b) q, k (B, L, H, d_h) -> rotated q, k (the projections' layout: heads inner).
+  // (b) q, k (B, L, H, d_h) -> rotated q, k (the projections' layout: heads inner), of width
+  // d_h or wider (the attention pads v to match, and keeps the scale 1/sqrt(d_h)).
   virtual std::pair<Var, Var> rotate(Tape&, Var q, Var k, const Positions&) { return {q, k}; }
   // When rotate() is rotate_pairs of q and k viewed as (B, L, H d_h) with tables cos and sin
   // (L, H d_h / 2) (rope), the tables for H heads: the attention layer then rotates inside
@@ -111,6 +115,19 @@ class PositionalEncoding {
     bool attend_current = false;  // stick-breaking: the query's own key too
   };
   virtual Weights weights() const { return {}; }
+
+  // (g) per layer: the factors of H_l = I - beta_l w_l w_l^T from the layer's input x (as for
+  // (e)): w (rows..., H, d_h), each head's vector of unit length, and beta (rows..., H). The
+  // attention then takes as logit of query t and key u <= t q_t^T H_t ... H_{u+1} k_u (PaTH,
+  // path.cpp; core/ops.h path_attention), in place of q_t . k_u; no other hook's term on the
+  // logits is then given. pos tells a packed x's rows (x (T, d), outputs (T, ...)).
+  struct Householder {
+    Var w;
+    Var beta;
+  };
+  virtual std::optional<Householder> householder(Tape&, Var /*x*/, const Positions&, int64_t /*layer*/) {
+    return std::nullopt;
+  }
 
   // Learned tables, named "posenc.<what>".
   virtual std::vector<Parameter*> parameters() { return {}; }

@@ -28,6 +28,8 @@
   ORDO_ENCODING(cope)       \
   ORDO_ENCODING(fox)        \
   ORDO_ENCODING(stickbreaking) \
+  ORDO_ENCODING(pope)       \
+  ORDO_ENCODING(path)       \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

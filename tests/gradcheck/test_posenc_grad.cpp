@@ -1,6 +1,6 @@
 // tests/gradcheck/test_posenc_grad.cpp: float64 gradient checks of the positional ops
-// (rotate_pairs, expand_relative) and of the learned encodings through their hooks
-// (the t5 bias table, the learned position table, rope's rotate hook).
+// (rotate_pairs, polar, expand_relative, clamp) and of the learned encodings through their
+// hooks (the t5 bias table, the learned position table, rope's and pope's rotate hooks).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -44,6 +44,35 @@ TEST_CASE("rotate_pairs gradients (shared and per-sequence angles)", "[posenc][g
   REQUIRE_GRADS_OK(check_gradients(
       [&](Tape& t, const std::vector<Var>& v) { return rotate_pairs(t, v[0], cb, sb); },
       {uniform({B, H, L, D}, 6)}));
+}
+
+TEST_CASE("polar gradients (magnitudes, and the phase summed over rows)", "[posenc][gradcheck]") {
+  const int64_t B = 2, L = 5, D = 6;
+  Tensor angles = uniform({L, D}, 50, -4, 4);
+  Tensor c = Tensor::empty(angles.shape()), s = Tensor::empty(angles.shape());
+  for (int64_t i = 0; i < angles.numel(); ++i) c[i] = std::cos(angles[i]), s[i] = std::sin(angles[i]);
+  REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return polar(t, v[0], c, s); },
+                                   {uniform({B, L, D}, 51, 0.1, 2)}));
+  // With a phase, through a product that mixes the pairs (the phase's gradient is a sum over
+  // every row of every batch entry).
+  REQUIRE_GRADS_OK(check_gradients(
+      [&](Tape& t, const std::vector<Var>& v) {
+        Var y = polar(t, v[0], c, s, v[1]);  // (B, L, 2D)
+        return matmul(t, y, v[2], false, true);
+      },
+      {uniform({B, L, D}, 52, 0.1, 2), uniform({D}, 53, -6, 0), uniform({B, L, 2 * D}, 54)}));
+}
+
+TEST_CASE("clamp passes the gradient inside its bounds and at them, and none outside", "[posenc][gradcheck]") {
+  // Finite differences hold away from the bounds; at a bound, PyTorch's rule: it passes.
+  REQUIRE_GRADS_OK(check_gradients([](Tape& t, const std::vector<Var>& v) { return clamp(t, v[0], -1, 2); },
+                                   {Tensor::from(Shape{6}, {-3, -1.5, -0.5, 0.25, 1.75, 4})}));
+  Parameter p("x", Tensor::from(Shape{4}, {-2, -1, 2, 3}));
+  Tape t;
+  Var y = clamp(t, t.param(p), -1, 2);
+  CHECK(t.value(y).to_vector() == std::vector<Real>{-1, -1, 2, 2});
+  t.backward(sum(t, y));
+  CHECK(p.grad.to_vector() == std::vector<Real>{0, 1, 1, 0});
 }
 
 TEST_CASE("expand_relative gradients (square and rectangular)", "[posenc][gradcheck]") {
@@ -110,6 +139,27 @@ TEST_CASE("rope rotate hook gradients w.r.t. q and k", "[posenc][gradcheck]") {
         return matmul(t, permute(t, q, heads_outer), permute(t, k, heads_outer), false, true);  // (B, H, L, L)
       },
       {uniform({B, L, 2, 6}, 40), uniform({B, L, 2, 6}, 41)}));
+}
+
+TEST_CASE("pope rotate hook gradients w.r.t. q, k and the key phase", "[posenc][gradcheck]") {
+  EncodingConfig cfg;
+  cfg.d_model = 8;
+  cfg.n_heads = 2;  // d_h = 4: q~, k~ 8 wide
+  cfg.options.set("pope-phase-init", "uniform");  // inside (-2 pi, 0), away from the clamp's bounds
+  cfg.seed = 6;
+  auto enc = make_encoding("pope", cfg);
+  const int64_t B = 2, L = 5;
+  Tensor R = uniform({B, 2, L, L}, 44);
+  auto scores = [&](Tape& t, Var q, Var k) {
+    auto [qp, kp] = enc->rotate(t, q, k, Positions{B, L, {5, 5}});  // (B, L, H, 2 d_h)
+    const std::vector<int> heads_outer{0, 2, 1, 3};
+    return matmul(t, permute(t, qp, heads_outer), permute(t, kp, heads_outer), false, true);  // (B, H, L, L)
+  };
+  REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return scores(t, v[0], v[1]); },
+                                   {uniform({B, L, 2, 4}, 42), uniform({B, L, 2, 4}, 43)}));
+  Tensor q = uniform({B, L, 2, 4}, 45), k = uniform({B, L, 2, 4}, 46);
+  REQUIRE_GRADS_OK(check_parameter_gradients(
+      [&](Tape& t) { return sum(t, mul(t, scores(t, t.input(q), t.input(k)), t.input(R))); }, enc->parameters()));
 }
 
 TEST_CASE("kerple r1 and r2 gradients through the bias hook (log and power kernels)", "[posenc][gradcheck]") {

@@ -1,0 +1,115 @@
+// layers/posenc/path.cpp: PaTH, position encoding by accumulated Householder transformations
+// (Yang, Shen, Wen, Tan, Mishra, Ren, Panda and Kim 2025, arXiv 2505.16381; docs/spec.md §2.20).
+//
+// Each token l of a layer defines a reflection-like map from its input x_l (the normed block
+// input q, k and v read):
+//   H_l = I - beta_l w_l w_l^T,   beta_l = 2 sigmoid(u . x_l + b) in (0, 2),   |w_l| = 1 per head
+// and the logit of query i and key j <= i becomes
+//   q_i^T H_i H_{i-1} ... H_{j+1} k_j / sqrt(d_h)
+// (the product is empty at j = i): what lies between key and query rotates and reflects the
+// key, so order and content together decide the score. No other position term.
+//
+// w_l as the authors' code builds it (flash-linear-attention's PaTHAttention): a low-rank
+// projection d -> 32 -> d without biases, a causal depthwise convolution of width 3 over the
+// positions without bias, SiLU, then each head's d_h components divided by
+// sqrt(sum w^2 + 1e-6). beta from a Linear with bias. Every weight N(0, 0.02^2), biases 0, so
+// beta = 1 at the start. One set per layer. The attention hands q, k, v and the factors to
+// core/ops.h path_attention (hook g): O(L) memory, no (L, L) tensor. Causal only.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ops.h"
+#include "core/rng.h"
+#include "layers/linear.h"
+#include "layers/posenc/encoding.h"
+
+namespace ordo {
+namespace {
+
+constexpr int64_t kRank = 32, kConvWidth = 3;
+constexpr Real kNormEps = 1e-6;
+
+// What one layer learns.
+struct LayerFactors {
+  LayerFactors(const std::string& name, int64_t d, int64_t heads, uint64_t seed)
+      : down(name + ".w_down", d, kRank, seed, 0.02, false),
+        up(name + ".w_up", kRank, d, seed, 0.02, false),
+        conv(name + ".conv", Tensor::empty(Shape{kConvWidth, d})),
+        beta(name + ".beta", d, heads, seed) {
+    CounterRng rng(seed, hash64(conv.name));
+    for (int64_t i = 0; i < conv.value.numel(); ++i) conv.value[i] = static_cast<Real>(0.02 * rng.normal());
+  }
+  Linear down, up;
+  Parameter conv;  // (3, d): row s weighs the input s positions back
+  Linear beta;
+};
+
+class PathEncoding final : public PositionalEncoding {
+ public:
+  explicit PathEncoding(const EncodingConfig& cfg) : heads_(cfg.n_heads) {
+    ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "path: d_model = ", cfg.d_model,
+               " is not divisible by n_heads = ", cfg.n_heads);
+    for (int64_t l = 0; l < cfg.n_layers; ++l)
+      layers_.push_back(std::make_unique<LayerFactors>("posenc.path." + std::to_string(l), cfg.d_model, cfg.n_heads,
+                                                       cfg.seed));
+  }
+  std::string name() const override { return "path"; }
+
+  std::optional<Householder> householder(Tape& t, Var x, const Positions& pos, int64_t layer) override {
+    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(layers_.size()), "path: layer ", layer,
+               " of a model built for ", layers_.size());
+    LayerFactors& f = *layers_[static_cast<size_t>(layer)];
+    const bool packed = t.shape(x).rank() == 2;  // (T, d): the convolution runs on the padded layout
+    Var xs = packed ? unpack_rows(t, x, pos.lengths, pos.length) : x;  // (B, L, d)
+    const Shape s = t.shape(xs);
+    const int64_t B = s[0], L = s[1], d = s[2], dh = d / heads_;
+    Var u = f.up.forward(t, f.down.forward(t, xs));
+    // Causal depthwise convolution: y_l = sum_s conv[s] * u_{l - s}, zeros before the start.
+    Var y = mul(t, u, reshape(t, slice(t, t.param(f.conv), 0, 0, 1), Shape{d}));
+    for (int64_t back = 1; back < kConvWidth && back < L; ++back) {
+      Var shifted = concat(t, {t.input(Tensor::zeros(Shape{B, back, d})), slice(t, u, 1, 0, L - back)}, 1);
+      y = add(t, y, mul(t, shifted, reshape(t, slice(t, t.param(f.conv), 0, back, back + 1), Shape{d})));
+    }
+    y = reshape(t, mul(t, y, sigmoid(t, y)), Shape{B, L, heads_, dh});  // SiLU, then per head
+    Var norm2 = add(t, sum_last(t, mul(t, y, y)), t.input(Tensor::scalar(kNormEps)));  // (B, L, H)
+    Var w = mul(t, y, reshape(t, exp(t, scale(t, log(t, norm2), -0.5)), Shape{B, L, heads_, 1}));
+    Var beta = scale(t, sigmoid(t, f.beta.forward(t, xs)), 2);  // (B, L, H)
+    if (packed) return Householder{pack_rows(t, w, pos.lengths), pack_rows(t, beta, pos.lengths)};
+    return Householder{w, beta};
+  }
+
+  std::vector<Parameter*> parameters() override {
+    std::vector<Parameter*> out;
+    for (auto& f : layers_) {
+      f->down.collect_parameters(out);
+      f->up.collect_parameters(out);
+      out.push_back(&f->conv);
+      f->beta.collect_parameters(out);
+    }
+    return out;
+  }
+
+ private:
+  int64_t heads_;
+  std::vector<std::unique_ptr<LayerFactors>> layers_;
+};
+
+}  // namespace
+
+EncodingInfo encoding_info_path() {
+  return {
+      .name = "path",
+      .summary = "Householder products: logit q_i^T H_i ... H_{j+1} k_j, H_l = I - beta_l w_l w_l^T from the content, "
+                 "per layer (causal only)",
+      .options = {},
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<PathEncoding>(c);
+      },
+      .in_default_study = false,
+      .takes_random_positions = false,  // it reads no token positions: order comes from the products
+      .causal_only = true,
+  };
+}
+
+}  // namespace ordo
