@@ -25,7 +25,8 @@ const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
       {"tasks", "tasks to compare, comma-separated, or all", join(default_study_tasks(), ","), false},
       {"encodings", "encodings to compare, comma-separated, or all (every registered encoding that can run on the "
-                    "tasks; fourier2d on its default --grid-w)",
+                    "tasks; fourier2d on its default --grid-w); E1+E2+... is one encoding per layer, a series of its "
+                    "own (rope+none: RNoPE)",
        join(default_study_encodings(), ","), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},

@@ -5,6 +5,7 @@
 
 #include "io/atomic_file.h"
 #include "io/hdf5.h"
+#include "layers/model.h"
 #include "report/plots.h"
 
 namespace ordo {
@@ -55,7 +56,7 @@ AttentionAnalysis analyze_attention(Trainer& trainer, int64_t len, int64_t batch
     f.set_attr("format", "ordo-analysis");
     f.set_attr("checkpoint", source);
     f.set_attr("task", cfg.task.name);
-    f.set_attr("encoding", cfg.model.encoding);
+    f.set_attr("encoding", encoding_label(cfg.model));
     f.set_attr("length", len);
     f.set_attr("batch", batch_size);
     f.set_attr("data_seed", static_cast<int64_t>(data_seed));
@@ -87,7 +88,7 @@ AttentionAnalysis analyze_attention(Trainer& trainer, int64_t len, int64_t batch
       }
       try {
         plots.push_back(write_heatmap_plot(out, "layer" + std::to_string(l) + "_attention",
-                                           cfg.task.name + " / " + cfg.model.encoding + ": layer " + std::to_string(l) +
+                                           cfg.task.name + " / " + encoding_label(cfg.model) + ": layer " + std::to_string(l) +
                                                " attention, sequence 0 (L = " + std::to_string(len) + ")",
                                            panels, "key position", "query position"));
       } catch (const Error& e) {

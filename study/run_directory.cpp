@@ -12,6 +12,7 @@
 #include "cluster/shared_cores.h"
 #include "io/checkpoint_file.h"
 #include "io/results.h"
+#include "layers/model.h"
 #include "study/interrupt.h"
 #include "train/settings.h"
 
@@ -95,7 +96,7 @@ void RunDirectory::set_up(const TrainConfig& config, const std::map<std::string,
 void RunDirectory::save_log() {
   if (!leader_) return;
   const TrainConfig& cfg = trainer_->config();
-  RunRecord rec{cfg.task.name, cfg.model.encoding, cfg.seed, trainer_->log(), to_settings(cfg)};
+  RunRecord rec{cfg.task.name, encoding_label(cfg.model), cfg.seed, trainer_->log(), to_settings(cfg)};
   write_results(run_path(), {rec}, to_settings(cfg));
 }
 

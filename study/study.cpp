@@ -18,6 +18,7 @@
 #include "core/parallel.h"
 #include "cluster/shared_cores.h"
 #include "core/strings.h"
+#include "layers/model.h"
 #include "layers/posenc/encoding.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
@@ -42,12 +43,25 @@ void expand_all(const char* flag, std::vector<std::string>& items, const std::ve
   items = known;
 }
 
-void check_names(const char* flag, const std::vector<std::string>& items, const std::vector<std::string>& known) {
+// An --encodings entry E1+E2+...: one encoding per layer (--layer-encodings), a series of its
+// own (RNoPE: rope+none). Empty for a single name.
+std::vector<std::string> layer_pattern(const std::string& entry) {
+  if (entry.find('+') == std::string::npos) return {};
+  std::string list = entry;
+  std::replace(list.begin(), list.end(), '+', ',');
+  return split_list(list);
+}
+
+void check_names(const char* flag, const std::vector<std::string>& items, const std::vector<std::string>& known,
+                 bool patterns = false) {
   ORDO_CHECK(!items.empty(), "--", flag, " needs at least one name (or all); known: ", join(known));
   std::set<std::string> seen;
   for (const std::string& item : items) {
-    ORDO_CHECK(std::find(known.begin(), known.end(), item) != known.end(), "--", flag, ": unknown name '", item,
-               "'; known: ", join(known));
+    const std::vector<std::string> parts = patterns ? layer_pattern(item) : std::vector<std::string>{};
+    for (const std::string& name : parts.empty() ? std::vector<std::string>{item} : parts)
+      ORDO_CHECK(std::find(known.begin(), known.end(), name) != known.end(), "--", flag, ": unknown name '", name,
+                 "'", parts.empty() ? "" : " in '" + item + "'", "; known: ", join(known),
+                 patterns ? " (or E1+E2+...: one per layer)" : "");
     ORDO_CHECK(seen.insert(item).second, "--", flag, ": '", item, "' listed twice");
   }
 }
@@ -102,7 +116,7 @@ bool CheckpointClock::due() const {
 void CheckpointClock::reset() { last_ = std::chrono::steady_clock::now(); }
 
 std::string StudyRun::label() const {
-  return config.task.name + "/" + config.model.encoding + "/" + (variant.empty() ? "" : variant + "/") + "seed" +
+  return config.task.name + "/" + encoding_label(config.model) + "/" + (variant.empty() ? "" : variant + "/") + "seed" +
          std::to_string(config.seed);
 }
 
@@ -198,7 +212,7 @@ void Study::build_runs() {
   expand_all("tasks", spec_.tasks, task_names());
   expand_all("encodings", spec_.encodings, encoding_list);
   check_names("tasks", spec_.tasks, task_names());
-  check_names("encodings", spec_.encodings, encoding_list);
+  check_names("encodings", spec_.encodings, encoding_list, true);
   ORDO_CHECK(spec_.seeds >= 1, "--seeds must be >= 1, got ", spec_.seeds);
   for (const auto& [task, steps] : spec_.task_steps) {
     ORDO_CHECK(std::find(spec_.tasks.begin(), spec_.tasks.end(), task) != spec_.tasks.end(), "--task-steps: '",
@@ -221,13 +235,20 @@ void Study::build_runs() {
     ORDO_CHECK(!spec_.given.count(v.key), "--", v.key, " is both given and varied (--vary ", v.key,
                "=...); drop one of them");
   const auto grid_variants = variants(spec_.vary);
+  const bool varies_layer_encodings = std::any_of(spec_.vary.begin(), spec_.vary.end(),
+                                                  [](const Variation& v) { return v.key == "layer-encodings"; });
+  for (const std::string& enc : spec_.encodings)
+    ORDO_CHECK(layer_pattern(enc).empty() || (!spec_.given.count("layer-encodings") && !varies_layer_encodings),
+               "--encodings ", enc, " gives one encoding per layer, as --layer-encodings does; drop one of them");
   for (const std::string& task : spec_.tasks)
     for (const std::string& enc : spec_.encodings)
       for (auto variant : grid_variants) {
         // An encoding defined for causal attention only runs causal in a bidirectional
         // grid, labelled like a varied setting; where the grid varies causal itself, its
-        // causal=true cell already holds it.
-        if (encoding_info(enc).causal_only) {
+        // causal=true cell already holds it. A layer pattern is causal when any part is.
+        const std::vector<std::string> pattern = layer_pattern(enc);
+        if (std::any_of(pattern.begin(), pattern.end(), [](const std::string& e) { return encoding_info(e).causal_only; }) ||
+            (pattern.empty() && encoding_info(enc).causal_only)) {
           auto varied = std::find_if(variant.begin(), variant.end(), [](const auto& kv) { return kv.first == "causal"; });
           if (varied != variant.end() && !parse_bool("causal", varied->second)) continue;
           if (varied == variant.end() && !spec_.base.model.causal) variant.emplace_back("causal", "true");
@@ -236,7 +257,8 @@ void Study::build_runs() {
           StudyRun r;
           r.config = spec_.base;
           r.config.task.name = task;
-          r.config.model.encoding = enc;
+          if (pattern.empty()) r.config.model.encoding = enc;
+          r.config.model.layer_encodings = pattern.empty() ? r.config.model.layer_encodings : pattern;
           r.config.seed = spec_.base.seed + static_cast<uint64_t>(s);
           for (const auto& [t, steps] : spec_.task_steps)
             if (t == task) r.config.steps = steps;
@@ -245,6 +267,9 @@ void Study::build_runs() {
                               (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";
           try {
             for (const auto& [key, value] : variant) find_setting(key)->set(r.config, value);
+            ORDO_CHECK(pattern.empty() || static_cast<int64_t>(pattern.size()) == r.config.model.n_layers,
+                       "--encodings ", enc, " names ", pattern.size(), " layers' encodings for a model of --layers ",
+                       r.config.model.n_layers, "; give one per layer");
             Trainer t(r.config);
             r.settings = to_settings(t.config());
             if (resume && fs::exists(r.checkpoint_path)) {
@@ -361,7 +386,7 @@ class Session {
 
 // The one place a run's record is made, from whichever log holds its curves.
 RunRecord record_of(const StudyRun& r, const RunLog& log) {
-  return RunRecord{r.config.task.name, r.config.model.encoding, r.config.seed, log, r.settings, r.variant};
+  return RunRecord{r.config.task.name, encoding_label(r.config.model), r.config.seed, log, r.settings, r.variant};
 }
 
 std::vector<RunRecord> Session::run() {

@@ -94,6 +94,38 @@ TEST_CASE("study: --encodings all and --tasks all stand for every registered nam
   CHECK(parse_task_steps("copy=5", {"all"}).size() == 1);
 }
 
+TEST_CASE("study: an --encodings entry E1+E2 is one encoding per layer, a series of its own", "[study]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.task_steps = {};
+  spec.base.model.n_layers = 2;
+  spec.encodings = {"rope", "rope+none", "none+fox"};
+  {
+    Study study(spec, how);
+    REQUIRE(study.runs().size() == 3);
+    const StudyRun& rnope = study.runs()[1];
+    CHECK(rnope.config.model.layer_encodings == std::vector<std::string>{"rope", "none"});
+    CHECK(rnope.label() == "order/rope+none/seed0");
+    CHECK(rnope.variant.empty());
+    CHECK(study.runs()[0].config.model.layer_encodings.empty());
+    // A causal-only part (fox) runs the pattern causal, labelled as for a single encoding.
+    CHECK(study.runs()[2].label() == "order/none+fox/causal=true/seed0");
+    CHECK(study.runs()[2].config.model.causal);
+  }
+  how.out = dir.path + "/refused";
+  spec.encodings = {"rope+nope"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("unknown name 'nope' in 'rope+nope'"));
+  spec.encodings = {"rope+none+rope"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("names 3 layers' encodings for a model of --layers 2"));
+  spec.encodings = {"rope+none"};
+  spec.vary = parse_vary({"layer-encodings=rope+rope,none+none"});
+  CHECK_THROWS_WITH(Study(spec, how), Contains("drop one of them"));
+  CHECK_FALSE(fs::exists(how.out));
+}
+
 TEST_CASE("study: runs the grid, writes its files, and a resumed study skips what is finished", "[study]") {
   TempDir dir;
   StudyOptions how;
