@@ -6,7 +6,8 @@
 //     positional factor of the logits: sum over pairs of 2 cos(w_i (t - u)));
 //   alibi, t5: S = the logit bias, averaged over heads (or head --head); an untrained t5
 //     shows its random N(0, 0.02) initialisation;
-//   kerple, fire: the logit bias, like alibi and t5; xpos: like rope, with its decay;
+//   kerple, fire: the logit bias, like alibi and t5; xpos: like rope, with its decay (its
+//     rotated query against its rotated key); pope: its polar query against its key;
 //   cope: its layer-0 contextual term at uniform content (q = k = ones);
 //   none: all zeros. An encoding with several hooks gets the sum of its parts.
 // Written as similarity.{dat,gp,png} in --out.

@@ -35,25 +35,28 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
       }
     parts.push_back("PE(t).PE(u)");
   }
-  // (b) rotate: <R(t) q, R(u) q>, q all ones, per head then averaged (or one head).
+  // (b) rotate: <q~(t), k~(u)>, the rotate hook's query and key of q = k = all ones (as
+  // wide as it makes them: pope's are 2 d_h), per head then averaged (or one head).
   const int64_t dh = d_model / heads;
   Var q = tape.input(Tensor::full(Shape{1, L, heads, dh}, 1));
   auto [rq, rk] = enc.rotate(tape, q, q, pos);
   if (rq.id != q.id) {
-    const Tensor& r = tape.value(rq);  // (1, L, heads, dh)
+    const Tensor &rqv = tape.value(rq), &rkv = tape.value(rk);  // (1, L, heads, width)
+    const int64_t width = rqv.shape().last();
     for (int64_t h = 0; h < heads; ++h) {
       if (head >= 0 && h != head) continue;
       const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);
       for (int64_t t = 0; t < L; ++t)
         for (int64_t u = 0; u < L; ++u) {
           double s = 0;
-          for (int64_t c = 0; c < dh; ++c) s += static_cast<double>(r[(t * heads + h) * dh + c]) * r[(u * heads + h) * dh + c];
+          for (int64_t c = 0; c < width; ++c)
+            s += static_cast<double>(rqv[(t * heads + h) * width + c]) * rkv[(u * heads + h) * width + c];
           S[t * L + u] += w * s;
         }
     }
-    parts.push_back("<R(t)q, R(u)q> with q = ones, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
+    parts.push_back("<q~(t), k~(u)> of q = k = ones after the rotate hook, " +
+                    (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
-  (void)rk;
   // (c) bias on the logits.
   if (std::optional<AttentionBias> b = enc.bias(tape, pos)) {
     const Tensor& v = tape.value(b->values);

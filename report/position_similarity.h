@@ -3,7 +3,9 @@
 // S(t, u), the positional part of the attention logit between query t and key u, summed
 // over the hooks the encoding uses (docs/spec.md §6):
 //   embed  : PE(t) . PE(u), PE = embed(0) (the term added to zero token embeddings);
-//   rotate : <R(t) q, R(u) q> with q all ones, per head, averaged over heads (or one head);
+//   rotate : <q~(t), k~(u)>, the rotate hook's query and key of q = k = all ones (rope:
+//            <R(t) q, R(u) q>; xpos with its decay; pope 2 d_h wide), per head, averaged
+//            over heads (or one head);
 //   bias   : the logit bias b[h, t, u], averaged over heads (or one head);
 //   contextual: layer 0's term with q = k = ones (every logit sqrt(d_h)): the encoding at
 //            uniform content, averaged over heads (or one head).

@@ -1,5 +1,6 @@
 // tests/report/test_position_similarity.cpp: what `ordo inspect-pe` draws (docs/spec.md §6)
-// for the contextual hook: cope at uniform content is dh * p with p = sigmoid(sqrt(d_h)) (t - u + 1).
+// for the contextual hook: cope at uniform content is dh * p with p = sigmoid(sqrt(d_h)) (t - u + 1);
+// for a widening rotate hook: pope's polar query against its key.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -32,4 +33,24 @@ TEST_CASE("position similarity of cope: its contextual term at q = k = ones", "[
     }
   auto none = make_encoding("none", cfg);
   CHECK_THAT(position_similarity(*none, L, d, heads).what, Contains("no positional term"));
+}
+
+TEST_CASE("position similarity of pope: its polar query against its key, 2 d_h wide", "[report][inspect]") {
+  // q = k = ones: magnitudes softplus(1), so S(t, u) = softplus(1)^2 sum_c cos((u - t) theta_c +
+  // delta_c), the same in every head at delta = 0.
+  const int64_t L = 5, d = 8, heads = 2, dh = d / heads;
+  EncodingConfig cfg;
+  cfg.d_model = d;
+  cfg.n_heads = heads;
+  auto enc = make_encoding("pope", cfg);
+  const PositionSimilarity s = position_similarity(*enc, L, d, heads);
+  CHECK_THAT(s.what, Contains("after the rotate hook"));
+  const double mu = std::log1p(std::exp(1.0));
+  for (int64_t t = 0; t < L; ++t)
+    for (int64_t u = 0; u < L; ++u) {
+      double want = 0;
+      for (int64_t c = 0; c < dh; ++c) want += mu * mu * std::cos(double(u - t) * std::pow(10000.0, -double(c) / dh));
+      INFO("t " << t << " u " << u);
+      CHECK(s.values[static_cast<size_t>(t * L + u)] == Approx(want).epsilon(1e-5));
+    }
 }
