@@ -96,7 +96,7 @@ int cmd_analyze(const Args& args) {
 
   if (!quiet) {
     std::printf("%s / %s, step %lld, %lld sequences of length %lld (eps %.2f)\n\n", cfg.task.name.c_str(),
-                cfg.model.encoding.c_str(), static_cast<long long>(trainer->step()),
+                encoding_label(cfg.model).c_str(), static_cast<long long>(trainer->step()),
                 static_cast<long long>(batch_size), static_cast<long long>(len), kSpanEps);
     std::printf("| layer | head | entropy | span mean | span max | mean distance |\n");
     std::printf("| ---: | ---: | ---: | ---: | ---: | ---: |\n");

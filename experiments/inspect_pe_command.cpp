@@ -89,6 +89,9 @@ int run(const Args& args) {
     if (!p.option("checkpoint").empty()) {
       Checkpoint ck = load_checkpoint(p.option("checkpoint"));
       trainer = std::make_unique<Trainer>(from_settings(ck.config));
+      ORDO_CHECK(trainer->config().model.layer_encodings.empty(), "the checkpoint has one encoding per layer (",
+                 encoding_label(trainer->config().model), "); inspect-pe draws a model's one encoding: inspect each "
+                 "part fresh (ordo inspect-pe --encoding E), or its attention with ordo analyze");
       trainer->restore(ck);
       enc = &trainer->model().encoding();
       name = trainer->config().model.encoding;

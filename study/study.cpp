@@ -47,9 +47,15 @@ void expand_all(const char* flag, std::vector<std::string>& items, const std::ve
 // own (RNoPE: rope+none). Empty for a single name.
 std::vector<std::string> layer_pattern(const std::string& entry) {
   if (entry.find('+') == std::string::npos) return {};
-  std::string list = entry;
-  std::replace(list.begin(), list.end(), '+', ',');
-  return split_list(list);
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  for (size_t plus = entry.find('+');; plus = entry.find('+', begin)) {
+    parts.push_back(entry.substr(begin, plus == std::string::npos ? std::string::npos : plus - begin));
+    ORDO_CHECK(!parts.back().empty(), "--encodings: '", entry, "' has an empty part; E1+E2+... names one encoding per "
+               "layer");
+    if (plus == std::string::npos) return parts;
+    begin = plus + 1;
+  }
 }
 
 void check_names(const char* flag, const std::vector<std::string>& items, const std::vector<std::string>& known,
@@ -734,6 +740,9 @@ StudyOutcome Study::run(const StudyProgress& progress) {
 
   std::map<std::string, std::string> shared = to_settings(spec_.base);
   for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
+  if (std::any_of(spec_.encodings.begin(), spec_.encodings.end(),
+                  [](const std::string& e) { return !layer_pattern(e).empty(); }))
+    shared.erase("layer-encodings");  // an E1+E2 entry's runs each have their own
   for (const Variation& v : spec_.vary) shared.erase(v.key);  // each run's own: its setting.<key>
   if (!spec_.vary.empty()) {
     std::vector<std::string> vary;

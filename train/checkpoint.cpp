@@ -1,9 +1,11 @@
 // train/checkpoint.cpp: checking a checkpoint against a model (see train/checkpoint.h).
 #include "train/checkpoint.h"
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.h"
+#include "core/options.h"
 
 namespace ordo {
 
@@ -11,10 +13,17 @@ void check_encoding_revision(const Checkpoint& ck, const std::string& where) {
   ORDO_CHECK(ck.encodings_revision >= 1 && ck.encodings_revision <= kEncodingsRevision, where,
              ": checkpoint at encodings revision ", ck.encodings_revision, ", written by ordo ", ck.ordo_version,
              "; this build reads revisions 1 to ", kEncodingsRevision, ": use that ordo, or train the run again");
-  auto encoding = ck.config.find("encoding");
-  if (encoding == ck.config.end()) return;
+  // The encoding of every block: --encoding, or each name of --layer-encodings (E1+E2+...).
+  std::set<std::string> named;
+  if (auto encoding = ck.config.find("encoding"); encoding != ck.config.end()) named.insert(encoding->second);
+  if (auto layers = ck.config.find("layer-encodings"); layers != ck.config.end() && !layers->second.empty()) {
+    named.clear();
+    std::string list = layers->second;
+    std::replace(list.begin(), list.end(), '+', ',');
+    for (const std::string& e : split_list(list)) named.insert(e);
+  }
   for (const EncodingInfo& e : encodings()) {
-    if (e.name != encoding->second) continue;
+    if (!named.count(e.name)) continue;
     for (const EncodingChange& change : e.changes)
       ORDO_CHECK(change.revision <= ck.encodings_revision || (change.affects && !change.affects(ck.config)), where,
                  ": this ", e.name, " checkpoint (encodings revision ", ck.encodings_revision, ", ordo ", ck.ordo_version,

@@ -117,7 +117,7 @@ class PositionalEncoding {
   virtual Weights weights() const { return {}; }
 
   // (g) per layer: the factors of H_l = I - beta_l w_l w_l^T from the layer's input x (as for
-  // (e)): w (rows..., H, d_h), each head's vector of unit length, and beta (rows..., H). The
+  // (e)): w (rows..., H, d_h), each head's vector of (about) unit length, and beta (rows..., H). The
   // attention then takes as logit of query t and key u <= t q_t^T H_t ... H_{u+1} k_u (PaTH,
   // path.cpp; core/ops.h path_attention), in place of q_t . k_u; no other hook's term on the
   // logits is then given. pos tells a packed x's rows (x (T, d), outputs (T, ...)).

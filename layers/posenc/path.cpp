@@ -3,17 +3,17 @@
 //
 // Each token l of a layer defines a reflection-like map from its input x_l (the normed block
 // input q, k and v read):
-//   H_l = I - beta_l w_l w_l^T,   beta_l = 2 sigmoid(u . x_l + b) in (0, 2),   |w_l| = 1 per head
+//   H_l = I - beta_l w_l w_l^T,   beta_l = 2 sigmoid(u . x_l + b) in (0, 2),   |w_l| ~ 1 per head
 // and the logit of query i and key j <= i becomes
 //   q_i^T H_i H_{i-1} ... H_{j+1} k_j / sqrt(d_h)
-// (the product is empty at j = i): what lies between key and query rotates and reflects the
+// (the product is empty at j = i): what lies between key and query projects and reflects the
 // key, so order and content together decide the score. No other position term.
 //
 // w_l as the authors' code builds it (flash-linear-attention's PaTHAttention): a low-rank
 // projection d -> 32 -> d without biases, a causal depthwise convolution of width 3 over the
 // positions without bias, SiLU, then each head's d_h components divided by
 // sqrt(sum w^2 + 1e-6). beta from a Linear with bias. Every weight N(0, 0.02^2), biases 0, so
-// beta = 1 at the start. One set per layer. The attention hands q, k, v and the factors to
+// beta close to 1 at the start. One set per layer. The attention hands q, k, v and the factors to
 // core/ops.h path_attention (hook g): O(L) memory, no (L, L) tensor. Causal only.
 #include <memory>
 #include <string>

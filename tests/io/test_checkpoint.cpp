@@ -279,6 +279,10 @@ TEST_CASE("checkpoint: one of an encoding whose definition changed since is refu
   REQUIRE_THROWS_WITH(load(1, {{"encoding", "cope"}, {"cope-positions", "0"}}), Contains("training length + 1 rows"));
   CHECK_NOTHROW(load(1, {{"encoding", "cope"}, {"cope-positions", "9"}}));  // an explicit size means the same
   CHECK_NOTHROW(load(1, {{"encoding", "rope"}, {"causal", "true"}}));
+  // One encoding per layer: each part is checked, not the unused --encoding.
+  REQUIRE_THROWS_WITH(load(1, {{"encoding", "rope"}, {"layer-encodings", "none+fire"}, {"causal", "true"}}),
+                      Contains("predates a change to fire (revision 2)"));
+  CHECK_NOTHROW(load(1, {{"encoding", "fire"}, {"layer-encodings", "rope+none"}, {"causal", "true"}}));
   // A file without the attribute is revision 1.
   {
     save_checkpoint(dir.file("old.h5"), sample_checkpoint());

@@ -118,6 +118,10 @@ TEST_CASE("study: an --encodings entry E1+E2 is one encoding per layer, a series
   how.out = dir.path + "/refused";
   spec.encodings = {"rope+nope"};
   CHECK_THROWS_WITH(Study(spec, how), Contains("unknown name 'nope' in 'rope+nope'"));
+  spec.encodings = {"rope++none"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("'rope++none' has an empty part"));
+  spec.encodings = {"rope+"};
+  CHECK_THROWS_WITH(Study(spec, how), Contains("'rope+' has an empty part"));
   spec.encodings = {"rope+none+rope"};
   CHECK_THROWS_WITH(Study(spec, how), Contains("names 3 layers' encodings for a model of --layers 2"));
   spec.encodings = {"rope+none"};
