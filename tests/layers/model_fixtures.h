@@ -95,6 +95,19 @@ inline double relative_diff(const std::vector<Real>& a, const std::vector<Real>&
   return max_diff(a, b) / scale;
 }
 
+// x W + b for one row x (in), a Linear's W (in, out) and b (out), in double: the layer computed
+// literally, for the tests that write an encoding's definition out by hand.
+inline std::vector<double> affine(const std::vector<double>& x, const Parameter& w, const Parameter& b) {
+  const int64_t in = w.value.dim(0), out = w.value.dim(1);
+  std::vector<double> y(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    double acc = static_cast<double>(b.value[o]);
+    for (int64_t i = 0; i < in; ++i) acc += x[size_t(i)] * static_cast<double>(w.value[i * out + o]);
+    y[size_t(o)] = acc;
+  }
+  return y;
+}
+
 // A model whose weights are moved well away from the N(0, 0.02) init by N(0, 0.5^2), the
 // same in every model (drawn by name), so that attention, and with it position, visibly
 // moves the logits.

@@ -124,12 +124,7 @@ TEST_CASE("path: w and beta from the layer input as the authors build them", "[l
     CounterRng rng(9, hash64(p->name));
     for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] = static_cast<Real>(0.4 * rng.normal());
   }
-  auto param = [&](const std::string& name) -> const Tensor& {
-    for (Parameter* p : path->parameters())
-      if (p->name == name) return p->value;
-    FAIL("no parameter " << name);
-    throw;
-  };
+  auto param = [&](const std::string& name) -> const Tensor& { return parameter_named(*path, name).value; };
   const int64_t B = 2, L = 6, D = 8, H = 2, dh = 4, R = 32;
   const std::vector<int32_t> lengths{6, 4};
   const Tensor x = normal_tensor({B, L, D}, 7);

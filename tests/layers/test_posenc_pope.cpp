@@ -35,17 +35,6 @@ std::unique_ptr<PositionalEncoding> make_pope(const std::string& init = "zero") 
 
 double at(const Parameter& p, int64_t i) { return static_cast<double>(p.value[i]); }
 
-// x W + b for row x (in), W (in, out), in double.
-std::vector<double> affine(const std::vector<double>& x, const Parameter& w, const Parameter& b) {
-  const int64_t in = w.value.dim(0), out = w.value.dim(1);
-  std::vector<double> y(static_cast<size_t>(out));
-  for (int64_t o = 0; o < out; ++o) {
-    double acc = at(b, o);
-    for (int64_t i = 0; i < in; ++i) acc += x[size_t(i)] * at(w, i * out + o);
-    y[size_t(o)] = acc;
-  }
-  return y;
-}
 
 double softplus(double x) { return std::log1p(std::exp(x)); }
 
