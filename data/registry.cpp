@@ -18,6 +18,10 @@
   ORDO_TASK(sort)     \
   ORDO_TASK(flipflop) \
   ORDO_TASK(recall)   \
+  ORDO_TASK(even_pairs) \
+  ORDO_TASK(parity)     \
+  ORDO_TASK(cycle_navigation) \
+  ORDO_TASK(modular_arithmetic) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

@@ -116,6 +116,11 @@ class Task {
 
   // One sequence, a pure function of (seed, index, length). Throws on an invalid length.
   virtual Example example(uint64_t seed, uint64_t index, int64_t length) const = 0;
+  // The tokens of an example of `length`. For most tasks `length` is the token count; a
+  // transduction task (data/transduction.h) counts its input symbols, as its papers do, and
+  // its answer slots come after them. What is sized in tokens (the encodings' positions, the
+  // memory estimate, --random-positions) asks this, never `length` itself.
+  virtual int64_t tokens(int64_t length) const { return length; }
 
   // The evaluation twin of an example, if the task has one: `order` returns the sequence
   // with A and B exchanged (label flipped), so evaluation sets are swap-paired.

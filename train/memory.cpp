@@ -170,16 +170,17 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
   need.train_step = static_cast<int64_t>(static_cast<double>(cfg.batch_size / std::max<int64_t>(1, cfg.micro_batches)) *
                                          per_sequence(m, &Probe::train, layers, task.max_len()));
   // The training-range set (at most max_len tokens per sequence), then each evaluation length.
+  // `len` is a task length (the probes are fitted in it); rows and bytes count its tokens.
   std::vector<std::pair<int64_t, int64_t>> sets = {{task.max_len(), kEvalTrainSequences}};
   const std::vector<int64_t> lens = cfg.eval_lens.empty() ? default_extrapolation_lengths(task) : cfg.eval_lens;
   for (int64_t len : lens) sets.emplace_back(len, kEvalLengthSequences);
   constexpr int64_t kBytesPerToken = 12;  // token id, target, score mask
   int64_t largest_set = 0;
   for (const auto& [len, count] : sets) {
-    const int64_t bytes = kBytesPerToken * count * len;
+    const int64_t bytes = kBytesPerToken * count * task.tokens(len);
     need.eval_sets += bytes;
     largest_set = std::max(largest_set, bytes);
-    const int64_t step = static_cast<int64_t>(static_cast<double>(eval_rows(len, cfg.eval_batch)) *
+    const int64_t step = static_cast<int64_t>(static_cast<double>(eval_rows(task.tokens(len), cfg.eval_batch)) *
                                               per_sequence(m, &Probe::eval, layers, len));
     if (step > need.eval_step) {
       need.eval_step = step;

@@ -91,7 +91,8 @@ void add_option_settings(std::vector<Setting>& table, const std::vector<Info>& p
 std::string list_help(const char* what, const std::string& names) { return std::string(what) + ": " + names; }
 
 std::string length_help(bool min) {
-  std::string s = min ? "shortest training sequence (-1 = task default:" : "longest training sequence (-1 = task default:";
+  // A length counts tokens, or the input symbols for the Chomsky tasks (docs/spec.md §3.10).
+  std::string s = min ? "shortest training length (-1 = task default:" : "longest training length (-1 = task default:";
   bool first = true;
   for (const TaskInfo& t : tasks()) {
     s += (first ? " " : ", ") + t.name + " " + std::to_string(min ? t.default_min_len : t.default_max_len);

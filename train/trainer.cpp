@@ -58,7 +58,7 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
   m.num_classes = task.num_classes();
   m.head = choose_head(cfg, task);
   m.seed = cfg.seed;
-  const int64_t positions = task.max_len() + head_tokens(m.head);
+  const int64_t positions = task.tokens(task.max_len()) + head_tokens(m.head);
   // Randomized positions reach N - 1: the learned table then has N rows, rbf spans [0, N).
   m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : cfg.random_positions > 0 ? cfg.random_positions : positions;
   m.posenc.train_positions = positions;
@@ -71,11 +71,11 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   task_ = make_task(cfg_.task);
   cfg_.task = task_->config();  // the length range resolved to numbers
   cfg_.model = model_config(cfg_, *task_);
-  if (cfg_.random_positions > 0) {  // every position a training or evaluation sequence takes
+  if (cfg_.random_positions > 0) {  // every position a training or evaluation sequence takes (in tokens)
     const int64_t extra = head_tokens(cfg_.model.head);
-    int64_t longest = task_->max_len();
+    int64_t longest = task_->tokens(task_->max_len());
     for (int64_t len : cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens)
-      longest = std::max(longest, len);
+      longest = std::max(longest, task_->tokens(len));
     ORDO_CHECK(longest + extra < cfg_.random_positions, "--random-positions ", cfg_.random_positions,
                " must exceed every training and evaluation length", extra ? " (+1 for the cls token)" : "",
                ": the longest is ", longest + extra, "; choose N > ", longest + extra);

@@ -14,7 +14,8 @@ namespace {
 
 std::vector<TaskConfig> all_task_configs() {
   return {TaskConfig{.name = "order"}, TaskConfig{.name = "shift"},
-          TaskConfig{.name = "periodic"}, TaskConfig{.name = "periodic"}.with("target", "period")};
+          TaskConfig{.name = "periodic"}, TaskConfig{.name = "periodic"}.with("target", "period"),
+          TaskConfig{.name = "modular_arithmetic"}};
 }
 
 // Row s of the batch holds example e exactly, padding aside.
@@ -30,7 +31,8 @@ bool b_row_matches(const Batch& b, int64_t s, const Example& e) {
 TEST_CASE("registry: every task by name, an unknown name lists the known ones",
           "[data][registry]") {
   REQUIRE(task_names() ==
-          std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall"});
+          std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall",
+                                   "even_pairs", "parity", "cycle_navigation", "modular_arithmetic"});
   for (const std::string& name : task_names()) {
     auto task = make_task(TaskConfig{.name = name});
     REQUIRE(task->name() == name);
@@ -39,7 +41,7 @@ TEST_CASE("registry: every task by name, an unknown name lists the known ones",
   }
   REQUIRE_THROWS_WITH(make_task(TaskConfig{.name = "duplicate"}),
                       Catch::Matchers::Contains("unknown task 'duplicate'") &&
-                          Catch::Matchers::Contains("order, shift, periodic, copy, reverse, sort, flipflop, recall"));
+                          Catch::Matchers::Contains("order, shift, periodic, copy, reverse, sort, flipflop, recall, even_pairs"));
 }
 
 TEST_CASE("batches: lengths in range, PAD and score 0 past each length", "[data][batch]") {
@@ -54,8 +56,8 @@ TEST_CASE("batches: lengths in range, PAD and score 0 past each length", "[data]
       for (int64_t s = 0; s < 32; ++s) {
         const int64_t len = b.lengths[s];
         longest = std::max(longest, len);
-        REQUIRE(len >= task->min_len());
-        REQUIRE(len <= task->max_len());
+        REQUIRE(len >= task->tokens(task->min_len()));
+        REQUIRE(len <= task->tokens(task->max_len()));
         for (int64_t t = 0; t < b.length(); ++t) {
           const int32_t id = b.tokens[s * b.length() + t];
           if (t < len) {

@@ -37,8 +37,8 @@ TEST_CASE("eval sets: 512 from the training range, 256 at exactly 2x and 4x max_
     for (const Batch& b : sets[0].batches) {
       REQUIRE(b.batch_size() <= 64);
       for (int32_t len : b.lengths) {
-        REQUIRE(len >= task->min_len());
-        REQUIRE(len <= task->max_len());
+        REQUIRE(len >= task->tokens(task->min_len()));  // a length counts tokens or, for the
+        REQUIRE(len <= task->tokens(task->max_len()));  // Chomsky tasks, input symbols (§3.10)
         distinct.push_back(len);
       }
     }
@@ -48,8 +48,8 @@ TEST_CASE("eval sets: 512 from the training range, 256 at exactly 2x and 4x max_
       REQUIRE(sets[i].length == lengths[i - 1]);
       REQUIRE(sets[i].num_sequences() == 256);
       for (const Batch& b : sets[i].batches) {
-        REQUIRE(b.length() == lengths[i - 1]);
-        for (int32_t len : b.lengths) REQUIRE(len == lengths[i - 1]);
+        REQUIRE(b.length() == task->tokens(lengths[i - 1]));
+        for (int32_t len : b.lengths) REQUIRE(len == task->tokens(lengths[i - 1]));
       }
     }
   }

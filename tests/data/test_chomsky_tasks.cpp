@@ -1,0 +1,202 @@
+// tests/data/test_chomsky_tasks.cpp: the Chomsky-hierarchy tasks generate what docs/spec.md
+// §3.10 defines: the transduction layout (input symbols, then BLANK answer slots, `length`
+// counting input symbols) and each task's answer.
+//
+// Each answer is recomputed here from the example's input alone, by a reference written from
+// the specification (not from the generator). Hand-built inputs are checked first, against
+// answers worked out by hand, on examples the generator drew with exactly that input; then
+// every generated example at many lengths is checked against the reference.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+#include "data/task.h"
+
+using namespace ordo;
+
+namespace {
+
+constexpr int32_t kBlank = 1, kFirstSymbol = 2;  // §3.10
+
+struct Decoded {
+  std::vector<int32_t> input;   // the input symbols, 0-based
+  std::vector<int32_t> answer;  // the classes of the scored slots
+};
+
+// Checks the §3.10 layout of an example of length n and reads it back.
+Decoded decode(const Task& task, const Example& e, int64_t n, int64_t input_length, int64_t alphabet) {
+  REQUIRE(static_cast<int64_t>(e.tokens.size()) == task.tokens(n));
+  REQUIRE(e.targets.size() == e.tokens.size());
+  REQUIRE(e.scored.size() == e.tokens.size());
+  Decoded d;
+  for (int64_t t = 0; t < static_cast<int64_t>(e.tokens.size()); ++t) {
+    if (t < input_length) {
+      REQUIRE((e.tokens[t] >= kFirstSymbol && e.tokens[t] < kFirstSymbol + alphabet));
+      REQUIRE(e.scored[t] == 0);
+      d.input.push_back(e.tokens[t] - kFirstSymbol);
+    } else {
+      REQUIRE(e.tokens[t] == kBlank);
+      if (e.scored[t]) d.answer.push_back(e.targets[t]);
+    }
+  }
+  return d;
+}
+
+// The §3.10 answers, written from the definitions.
+int32_t parity(const std::vector<int32_t>& x) {
+  int32_t p = 0;
+  for (int32_t b : x) p ^= b;
+  return p;
+}
+int32_t even_pairs(const std::vector<int32_t>& x) {
+  return x.front() != x.back() ? 1 : 0;  // odd number of 01/10 pairs iff the ends differ
+}
+int32_t cycle_navigation(const std::vector<int32_t>& x) {
+  int64_t steps = 0;
+  for (int32_t m : x) steps += m - 1;
+  return static_cast<int32_t>(((steps % 5) + 5) % 5);
+}
+// Digits 0..m-1, + = m, - = m+1, * = m+2: first every product, then the signed sum.
+int32_t modular_arithmetic(const std::vector<int32_t>& x, int32_t m) {
+  std::vector<int64_t> terms{x[0]};
+  std::vector<int32_t> signs{1};
+  for (size_t i = 1; i < x.size(); i += 2) {
+    if (x[i] == m + 2) {
+      terms.back() *= x[i + 1];
+    } else {
+      terms.push_back(x[i + 1]);
+      signs.push_back(x[i] == m ? 1 : -1);
+    }
+  }
+  int64_t v = 0;
+  for (size_t t = 0; t < terms.size(); ++t) v += signs[t] * terms[t];
+  return static_cast<int32_t>(((v % m) + m) % m);
+}
+
+// Expressions written as text, for the hand-built cases: "2+3*4".
+std::vector<int32_t> expression(const std::string& text, int32_t m) {
+  std::vector<int32_t> x;
+  for (char c : text) x.push_back(c == '+' ? m : c == '-' ? m + 1 : c == '*' ? m + 2 : c - '0');
+  return x;
+}
+
+// Draws examples of length n until every input of `wanted` has been seen (or a bound is
+// reached), and returns the answer the generator gave each one.
+std::map<std::vector<int32_t>, std::vector<int32_t>> find_inputs(const Task& task, int64_t n,
+                                                                  const std::set<std::vector<int32_t>>& wanted,
+                                                                  int64_t input_length, int64_t alphabet) {
+  std::map<std::vector<int32_t>, std::vector<int32_t>> seen;
+  for (uint64_t index = 0; index < 200000 && seen.size() < wanted.size(); ++index) {
+    const Decoded d = decode(task, task.example(11, index, n), n, input_length, alphabet);
+    if (wanted.count(d.input)) seen[d.input] = d.answer;
+  }
+  REQUIRE(seen.size() == wanted.size());
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("chomsky tasks: length counts input symbols, one answer slot after them", "[data][chomsky]") {
+  for (const char* name : {"parity", "even_pairs", "cycle_navigation", "modular_arithmetic"}) {
+    INFO(name);
+    auto task = make_task(TaskConfig{.name = name});
+    CHECK(task->min_len() == 1);
+    CHECK(task->max_len() == 40);
+    CHECK(task->head() == HeadKind::Token);
+    for (int64_t n : {1, 2, 3, 40, 41, 500}) {
+      const int64_t input = std::string(name) == "modular_arithmetic" && n % 2 == 0 ? n - 1 : n;
+      CHECK(task->tokens(n) == input + 1);
+      const Example e = task->example(3, 7, n);
+      CHECK(static_cast<int64_t>(e.tokens.size()) == input + 1);
+      CHECK(e.tokens.back() == kBlank);
+      CHECK(e.scored.back() == 1);
+    }
+  }
+}
+
+TEST_CASE("chomsky tasks: parity and even_pairs on hand-built inputs", "[data][chomsky]") {
+  auto p = make_task(TaskConfig{.name = "parity"});
+  const std::map<std::vector<int32_t>, int32_t> parity_by_hand = {
+      {{0, 0, 0, 0}, 0}, {{1, 0, 0, 0}, 1}, {{0, 1, 1, 0}, 0}, {{1, 1, 1, 0}, 1}, {{1, 1, 1, 1}, 0}};
+  std::set<std::vector<int32_t>> wanted;
+  for (const auto& [x, _] : parity_by_hand) wanted.insert(x);
+  for (const auto& [x, answer] : find_inputs(*p, 4, wanted, 4, 2)) CHECK(answer == std::vector<int32_t>{parity_by_hand.at(x)});
+
+  // even_pairs counts 01 and 10: 0110 has two (even, 0), 0100 two (0), 0111 one (odd, 1),
+  // 1010 three (1), 0000 none (0).
+  auto ep = make_task(TaskConfig{.name = "even_pairs"});
+  const std::map<std::vector<int32_t>, int32_t> pairs_by_hand = {
+      {{0, 1, 1, 0}, 0}, {{0, 1, 0, 0}, 0}, {{0, 1, 1, 1}, 1}, {{1, 0, 1, 0}, 1}, {{0, 0, 0, 0}, 0}};
+  wanted.clear();
+  for (const auto& [x, _] : pairs_by_hand) wanted.insert(x);
+  for (const auto& [x, answer] : find_inputs(*ep, 4, wanted, 4, 2)) CHECK(answer == std::vector<int32_t>{pairs_by_hand.at(x)});
+}
+
+TEST_CASE("chomsky tasks: cycle_navigation and modular_arithmetic on hand-built inputs", "[data][chomsky]") {
+  // Moves 0 = left, 1 = stay, 2 = right from state 0 of 5: 2,2,2 ends at 3; 0,0 at 4 (wraps).
+  auto c = make_task(TaskConfig{.name = "cycle_navigation"});
+  const std::map<std::vector<int32_t>, int32_t> cycle_by_hand = {
+      {{2, 2, 2}, 3}, {{0, 0, 1}, 3}, {{0, 1, 1}, 4}, {{1, 1, 1}, 0}, {{2, 0, 2}, 1}};
+  std::set<std::vector<int32_t>> wanted;
+  for (const auto& [x, _] : cycle_by_hand) wanted.insert(x);
+  for (const auto& [x, answer] : find_inputs(*c, 3, wanted, 3, 3)) CHECK(answer == std::vector<int32_t>{cycle_by_hand.at(x)});
+
+  // * binds tighter than + and -: 2+3*4 = 14 = 4 (mod 5), not (2+3)*4 = 0; 1-2-3 = -4 = 1;
+  // 4-1*3 = 1; 2*3-4 = 2; 3*4*2 = 24 = 4.
+  auto ma = make_task(TaskConfig{.name = "modular_arithmetic"});
+  const std::map<std::string, int32_t> by_hand = {{"2+3*4", 4}, {"1-2-3", 1}, {"4-1*3", 1}, {"2*3-4", 2}, {"3*4*2", 4}};
+  std::set<std::vector<int32_t>> expressions;
+  for (const auto& [text, value] : by_hand) {
+    CHECK(modular_arithmetic(expression(text, 5), 5) == value);  // the reference itself
+    expressions.insert(expression(text, 5));
+  }
+  const auto seen = find_inputs(*ma, 5, expressions, 5, 8);
+  for (const auto& [text, value] : by_hand) CHECK(seen.at(expression(text, 5)) == std::vector<int32_t>{value});
+}
+
+TEST_CASE("chomsky tasks: every generated answer equals the reference", "[data][chomsky]") {
+  for (int32_t modulus : {5, 7}) {
+    auto ma = make_task(TaskConfig{.name = "modular_arithmetic"}.with("modulus", std::to_string(modulus)));
+    CHECK(ma->num_classes() == modulus);
+    for (int64_t n = 1; n <= 60; ++n)
+      for (uint64_t i = 0; i < 40; ++i) {
+        const int64_t m = n % 2 == 1 ? n : n - 1;
+        const Decoded d = decode(*ma, ma->example(2, i + 100 * n, n), n, m, modulus + 3);
+        for (int64_t t = 0; t < m; ++t)  // digits at even places, operators at odd ones
+          REQUIRE((t % 2 == 0) == (d.input[t] < modulus));
+        REQUIRE(d.answer == std::vector<int32_t>{modular_arithmetic(d.input, modulus)});
+      }
+  }
+  auto p = make_task(TaskConfig{.name = "parity"});
+  auto ep = make_task(TaskConfig{.name = "even_pairs"});
+  auto c = make_task(TaskConfig{.name = "cycle_navigation"});
+  for (int64_t n = 1; n <= 60; ++n)
+    for (uint64_t i = 0; i < 40; ++i) {
+      Decoded d = decode(*p, p->example(2, i, n), n, n, 2);
+      REQUIRE(d.answer == std::vector<int32_t>{parity(d.input)});
+      d = decode(*ep, ep->example(2, i, n), n, n, 2);
+      REQUIRE(d.answer == std::vector<int32_t>{even_pairs(d.input)});
+      d = decode(*c, c->example(2, i, n), n, n, 3);
+      REQUIRE(d.answer == std::vector<int32_t>{cycle_navigation(d.input)});
+    }
+}
+
+TEST_CASE("chomsky tasks: symbols and answers are spread over their alphabets", "[data][chomsky]") {
+  // Every answer class turns up, and no symbol is missing from the inputs: a generator stuck
+  // on one class or one symbol would pass the reference check above.
+  for (const char* name : {"parity", "even_pairs", "cycle_navigation", "modular_arithmetic"}) {
+    INFO(name);
+    auto task = make_task(TaskConfig{.name = name});
+    std::set<int32_t> classes, symbols;
+    for (uint64_t i = 0; i < 400; ++i) {
+      const Example e = task->example(5, i, 9);
+      for (size_t t = 0; t + 1 < e.tokens.size(); ++t) symbols.insert(e.tokens[t]);
+      classes.insert(e.targets.back());
+    }
+    CHECK(static_cast<int64_t>(classes.size()) == task->num_classes());
+    CHECK(static_cast<int64_t>(symbols.size()) == task->vocab_size() - kFirstSymbol);
+  }
+  CHECK_THROWS_WITH(make_task(TaskConfig{.name = "modular_arithmetic"}.with("modulus", "1")),
+                    Catch::Matchers::Contains("--modulus must be >= 2"));
+}
