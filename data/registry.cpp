@@ -22,6 +22,8 @@
   ORDO_TASK(parity)     \
   ORDO_TASK(cycle_navigation) \
   ORDO_TASK(modular_arithmetic) \
+  ORDO_TASK(duplicate_string) \
+  ORDO_TASK(odds_first) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

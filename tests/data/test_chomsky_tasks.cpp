@@ -182,6 +182,34 @@ TEST_CASE("chomsky tasks: every generated answer equals the reference", "[data][
     }
 }
 
+TEST_CASE("chomsky tasks: duplicate_string and odds_first, n answer slots and more", "[data][chomsky]") {
+  auto dup = make_task(TaskConfig{.name = "duplicate_string"});
+  auto odds = make_task(TaskConfig{.name = "odds_first"});
+  for (int64_t n : {1, 2, 7, 40, 200}) {
+    CHECK(dup->tokens(n) == 3 * n);
+    CHECK(odds->tokens(n) == 2 * n);
+  }
+  // By hand: 011 twice is 011011; 00110101 has 0111 at its odd places (1, 3, 5, 7) and 0100
+  // at its even ones.
+  const std::vector<int32_t> x3 = {0, 1, 1}, x8 = {0, 0, 1, 1, 0, 1, 0, 1};
+  CHECK(find_inputs(*dup, 3, {x3}, 3, 2).at(x3) == std::vector<int32_t>{0, 1, 1, 0, 1, 1});
+  CHECK(find_inputs(*odds, 8, {x8}, 8, 2).at(x8) == std::vector<int32_t>{0, 1, 1, 1, 0, 1, 0, 0});
+  for (int64_t n = 1; n <= 60; ++n)
+    for (uint64_t i = 0; i < 20; ++i) {
+      Decoded d = decode(*dup, dup->example(4, i, n), n, n, 2);
+      std::vector<int32_t> twice = d.input;
+      twice.insert(twice.end(), d.input.begin(), d.input.end());
+      REQUIRE(d.answer == twice);
+      d = decode(*odds, odds->example(4, i, n), n, n, 2);
+      std::vector<int32_t> reordered;
+      for (int64_t t = 0; t < n; ++t)
+        if (t % 2 == 1) reordered.push_back(d.input[t]);
+      for (int64_t t = 0; t < n; ++t)
+        if (t % 2 == 0) reordered.push_back(d.input[t]);
+      REQUIRE(d.answer == reordered);
+    }
+}
+
 TEST_CASE("chomsky tasks: symbols and answers are spread over their alphabets", "[data][chomsky]") {
   // Every answer class turns up, and no symbol is missing from the inputs: a generator stuck
   // on one class or one symbol would pass the reference check above.
