@@ -23,7 +23,11 @@
   ORDO_TASK(cycle_navigation) \
   ORDO_TASK(modular_arithmetic) \
   ORDO_TASK(duplicate_string) \
+  ORDO_TASK(missing_duplicate) \
   ORDO_TASK(odds_first) \
+  ORDO_TASK(binary_addition) \
+  ORDO_TASK(binary_multiplication) \
+  ORDO_TASK(compute_sqrt) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

@@ -33,7 +33,8 @@ TEST_CASE("registry: every task by name, an unknown name lists the known ones",
   REQUIRE(task_names() ==
           std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall",
                                    "even_pairs", "parity", "cycle_navigation", "modular_arithmetic", "duplicate_string",
-                                   "odds_first"});
+                                   "missing_duplicate", "odds_first", "binary_addition", "binary_multiplication",
+                                   "compute_sqrt"});
   for (const std::string& name : task_names()) {
     auto task = make_task(TaskConfig{.name = name});
     REQUIRE(task->name() == name);

@@ -8,9 +8,12 @@
 // every generated example at many lengths is checked against the reference.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
+#include "data/binary_numbers.h"
 #include "data/task.h"
 
 using namespace ordo;
@@ -227,4 +230,123 @@ TEST_CASE("chomsky tasks: symbols and answers are spread over their alphabets", 
   }
   CHECK_THROWS_WITH(make_task(TaskConfig{.name = "modular_arithmetic"}.with("modulus", "1")),
                     Catch::Matchers::Contains("--modulus must be >= 2"));
+}
+
+namespace {
+
+uint64_t to_u64(const std::vector<int32_t>& little_endian) {
+  uint64_t v = 0;
+  for (size_t i = little_endian.size(); i-- > 0;) v = 2 * v + static_cast<uint64_t>(little_endian[i]);
+  return v;
+}
+std::vector<int32_t> to_bits(uint64_t v) {  // little-endian, "0" for zero
+  std::vector<int32_t> bits;
+  do {
+    bits.push_back(static_cast<int32_t>(v & 1));
+    v >>= 1;
+  } while (v != 0);
+  return bits;
+}
+uint64_t isqrt_u64(uint64_t x) {
+  auto r = static_cast<uint64_t>(std::sqrt(static_cast<long double>(x)));
+  while (r * r > x) --r;
+  while ((r + 1) * (r + 1) <= x) ++r;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("binary numbers: add, multiply, compare, subtract and isqrt against 64-bit arithmetic", "[data][chomsky]") {
+  CounterRng rng(9, 1);
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t a = rng.uniform_int(0, (int64_t{1} << 30) - 1), b = rng.uniform_int(0, (int64_t{1} << 30) - 1);
+    const auto A = binary::trimmed(to_bits(a)), B = binary::trimmed(to_bits(b));
+    REQUIRE(to_u64(binary::add(A, B)) == a + b);
+    REQUIRE(to_u64(binary::multiply(A, B)) == a * b);
+    REQUIRE(binary::compare(A, B) == (a < b ? -1 : a > b ? 1 : 0));
+    if (a >= b) REQUIRE(to_u64(binary::subtract(A, B)) == a - b);
+    REQUIRE(to_u64(binary::isqrt(binary::multiply(A, B))) == isqrt_u64(a * b));
+  }
+  // Hundreds of bits: r = isqrt(x) has r^2 <= x < (r + 1)^2.
+  for (int64_t width : {61, 200, 501}) {
+    const binary::Bits x = binary::uniform_nonzero(rng, width), r = binary::isqrt(x);
+    CHECK(binary::compare(binary::multiply(r, r), x) <= 0);
+    const binary::Bits r1 = binary::add(r, {1});
+    CHECK(binary::compare(binary::multiply(r1, r1), x) > 0);
+    CHECK(static_cast<int64_t>(r.size()) <= (width + 1) / 2);
+  }
+}
+
+TEST_CASE("chomsky tasks: the binary tasks and missing_duplicate on the authors' examples", "[data][chomsky]") {
+  // binary_addition: 001 2 01101 (4 + 22, little-endian) -> 26 = 01011, end, 0s to n + 1 = 10.
+  auto add = make_task(TaskConfig{.name = "binary_addition"});
+  const std::vector<int32_t> sum_in = {0, 0, 1, 2, 0, 1, 1, 0, 1};
+  CHECK(add->tokens(9) == 19);
+  CHECK(find_inputs(*add, 9, {sum_in}, 9, 3).at(sum_in) == std::vector<int32_t>{0, 1, 0, 1, 1, 2});
+  // binary_multiplication: 4 x 22 = 88 = 0001101, end: n = 9 slots, 0 after the end token.
+  auto mul = make_task(TaskConfig{.name = "binary_multiplication"});
+  CHECK(mul->tokens(9) == 18);
+  CHECK(find_inputs(*mul, 9, {sum_in}, 9, 3).at(sum_in) == std::vector<int32_t>{0, 0, 0, 1, 1, 0, 1, 2});
+  // compute_sqrt: 100101 = 37 -> 6 = 110 (3 slots; the authors' docstring writes 101);
+  // 111 = 7 -> 2 = 10.
+  auto sq = make_task(TaskConfig{.name = "compute_sqrt"});
+  CHECK(sq->tokens(6) == 9);
+  const std::vector<int32_t> x37 = {1, 0, 0, 1, 0, 1}, x7 = {1, 1, 1};
+  CHECK(find_inputs(*sq, 6, {x37}, 6, 2).at(x37) == std::vector<int32_t>{1, 1, 0});
+  CHECK(find_inputs(*sq, 3, {x7}, 3, 2).at(x7) == std::vector<int32_t>{1, 0});
+  // missing_duplicate: 0110 0 [1] 10 -> 1; 101 1 [0] 1, padded with 3 -> 0.
+  auto md = make_task(TaskConfig{.name = "missing_duplicate"});
+  const std::vector<int32_t> m8 = {0, 1, 1, 0, 0, 2, 1, 0}, m7 = {1, 0, 1, 1, 2, 1, 3};
+  CHECK(find_inputs(*md, 8, {m8}, 8, 4).at(m8) == std::vector<int32_t>{1});
+  CHECK(find_inputs(*md, 7, {m7}, 7, 4).at(m7) == std::vector<int32_t>{0});
+}
+
+TEST_CASE("chomsky tasks: every binary task's answer equals the reference", "[data][chomsky]") {
+  auto add = make_task(TaskConfig{.name = "binary_addition"});
+  auto mul = make_task(TaskConfig{.name = "binary_multiplication"});
+  auto sq = make_task(TaskConfig{.name = "compute_sqrt"});
+  auto md = make_task(TaskConfig{.name = "missing_duplicate"});
+  for (int64_t n = 1; n <= 60; ++n)
+    for (uint64_t i = 0; i < 30; ++i) {
+      INFO("n = " << n << ", example " << i);
+      // a 2 b, both little-endian and non-zero, |a| + |b| = n - 1 (n >= 3); one number below.
+      for (const Task* t : {add.get(), mul.get()}) {
+        const bool is_add = t == add.get();
+        const Example ex = t->example(6, i, n);
+        const Decoded d = decode(*t, ex, n, n, 3);
+        const auto sep = std::find(d.input.begin(), d.input.end(), 2);
+        uint64_t answer = 0;
+        if (n <= 2) {
+          REQUIRE(sep == d.input.end());
+          answer = is_add ? to_u64(d.input) : 0;
+        } else {
+          REQUIRE(std::count(d.input.begin(), d.input.end(), 2) == 1);
+          const std::vector<int32_t> a(d.input.begin(), sep), b(sep + 1, d.input.end());
+          REQUIRE((!a.empty() && !b.empty() && to_u64(a) > 0 && to_u64(b) > 0));
+          answer = is_add ? to_u64(a) + to_u64(b) : to_u64(a) * to_u64(b);
+        }
+        std::vector<int32_t> want = n <= 2 && !is_add ? std::vector<int32_t>(n - 1, 0) : to_bits(answer);
+        want.push_back(2);  // the end token; nothing after it is scored
+        REQUIRE(d.answer == want);
+        REQUIRE(static_cast<int64_t>(ex.tokens.size()) == (is_add ? 2 * n + 1 : 2 * n));
+      }
+      const Decoded s = decode(*sq, sq->example(6, i, n), n, n, 2);
+      uint64_t x = 0;
+      for (int32_t bit : s.input) x = 2 * x + static_cast<uint64_t>(bit);  // big-endian
+      REQUIRE(x > 0);
+      std::vector<int32_t> root = to_bits(isqrt_u64(x));
+      root.resize((n + 1) / 2, 0);
+      REQUIRE(s.answer == std::vector<int32_t>(root.rbegin(), root.rend()));
+      if (n == 1) continue;
+      const Decoded m = decode(*md, md->example(6, i, n), n, n, 4);
+      const int64_t h = n / 2;
+      REQUIRE(std::count(m.input.begin(), m.input.begin() + 2 * h, 2) == 1);
+      REQUIRE((n % 2 == 0 || m.input.back() == 3));
+      for (int64_t t = 0; t < h; ++t) {  // the two copies agree wherever neither is masked
+        if (m.input[t] == 2) REQUIRE(m.answer == std::vector<int32_t>{m.input[t + h]});
+        else if (m.input[t + h] == 2) REQUIRE(m.answer == std::vector<int32_t>{m.input[t]});
+        else REQUIRE(m.input[t] == m.input[t + h]);
+      }
+    }
+  CHECK(decode(*md, md->example(6, 0, 1), 1, 1, 4).answer == std::vector<int32_t>{1});
 }
