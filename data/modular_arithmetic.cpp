@@ -5,6 +5,7 @@
 // gives n - 1 of them (as the paper's generator does).
 //
 // Symbols: the digits 0..m-1, then + (m), - (m + 1), * (m + 2).
+#include "data/modular_expressions.h"
 #include "data/transduction.h"
 
 namespace ordo {
@@ -56,8 +57,7 @@ TaskInfo task_info_modular_arithmetic() {
       .summary = "Chomsky, regular: an expression d o d .. d of + - * mod m, then one slot for its value (token head)",
       .default_min_len = TransductionTask::kDefaultMinLen,
       .default_max_len = TransductionTask::kDefaultMaxLen,
-      .options = {{"modulus", OptionType::Int, "5", "the modulus: digits 0..m-1, m classes", ">= 2",
-                   [](double v) { return v >= 2; }}},
+      .options = {modular::modulus_option()},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ModularArithmeticTask>(c); },
   };
 }

@@ -22,6 +22,9 @@
   ORDO_TASK(parity)     \
   ORDO_TASK(cycle_navigation) \
   ORDO_TASK(modular_arithmetic) \
+  ORDO_TASK(stack_manipulation) \
+  ORDO_TASK(modular_arithmetic_brackets) \
+  ORDO_TASK(solve_equation) \
   ORDO_TASK(duplicate_string) \
   ORDO_TASK(missing_duplicate) \
   ORDO_TASK(odds_first) \

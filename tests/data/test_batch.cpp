@@ -32,7 +32,8 @@ TEST_CASE("registry: every task by name, an unknown name lists the known ones",
           "[data][registry]") {
   REQUIRE(task_names() ==
           std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall",
-                                   "even_pairs", "parity", "cycle_navigation", "modular_arithmetic", "duplicate_string",
+                                   "even_pairs", "parity", "cycle_navigation", "modular_arithmetic", "stack_manipulation",
+                                   "modular_arithmetic_brackets", "solve_equation", "duplicate_string",
                                    "missing_duplicate", "odds_first", "binary_addition", "binary_multiplication",
                                    "compute_sqrt"});
   for (const std::string& name : task_names()) {

@@ -350,3 +350,115 @@ TEST_CASE("chomsky tasks: every binary task's answer equals the reference", "[da
     }
   CHECK(decode(*md, md->example(6, 0, 1), 1, 1, 4).answer == std::vector<int32_t>{1});
 }
+
+namespace {
+
+// A recursive-descent reading of a bracketed expression (§3.10's grammar) with the given ids
+// for + - * ( ), -1 where an id is absent: its value mod m, and where it ends.
+struct Parser {
+  const std::vector<int32_t>& s;
+  int32_t m, plus, minus, times, open, close;
+  size_t i = 0;
+  int64_t mod(int64_t v) const { return ((v % m) + m) % m; }
+  int64_t expr() {
+    REQUIRE(i < s.size());
+    const int32_t t = s[i++];
+    if (t >= 0 && t < m) return t;
+    if (t == minus) return mod(-expr());
+    REQUIRE(t == open);
+    const int64_t left = expr();
+    REQUIRE(i < s.size());
+    if (s[i] == close) return ++i, left;
+    const int32_t op = s[i++];
+    const int64_t right = expr();
+    REQUIRE(i < s.size());
+    REQUIRE(s[i++] == close);
+    if (op == plus) return mod(left + right);
+    if (op == minus) return mod(left - right);
+    REQUIRE(op == times);
+    return mod(left * right);
+  }
+};
+
+std::vector<int32_t> bracket_text(const std::string& text, int32_t m) {  // "((1-2)*3)"
+  std::vector<int32_t> x;
+  for (char c : text)
+    x.push_back(c == '+' ? m : c == '-' ? m + 1 : c == '*' ? m + 2 : c == '(' ? m + 3 : c == ')' ? m + 4 : c - '0');
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("chomsky tasks: the context-free tasks on hand-built inputs", "[data][chomsky]") {
+  // The authors' examples: stack 0110, PUSH 1, POP, POP -> 1 1 0 (top first), end; stack
+  // 110, POP x3 -> empty, end.
+  auto st = make_task(TaskConfig{.name = "stack_manipulation"});
+  CHECK(st->tokens(7) == 15);
+  const std::vector<int32_t> s7 = {0, 1, 1, 0, 4, 2, 2}, s6 = {1, 1, 0, 2, 2, 2};
+  CHECK(find_inputs(*st, 7, {s7}, 7, 5).at(s7) == std::vector<int32_t>{1, 1, 0, 2});
+  CHECK(find_inputs(*st, 6, {s6}, 6, 5).at(s6) == std::vector<int32_t>{2});
+  // Brackets mod 5: (1+2) = 3, (3*4) = 2, (1-2) = 4, (-3) = 2, ((1-2)*3) = 2.
+  auto br = make_task(TaskConfig{.name = "modular_arithmetic_brackets"});
+  const std::map<std::string, int32_t> by_hand = {{"(1+2)", 3}, {"(3*4)", 2}, {"(1-2)", 4}, {"(-3)", 2}, {"((1-2)*3)", 2}};
+  for (const auto& [text, value] : by_hand) {
+    const std::vector<int32_t> x = bracket_text(text, 5);
+    Parser p{x, 5, 5, 6, 7, 8, 9};
+    CHECK(p.expr() == value);  // the reference itself
+    const auto n = static_cast<int64_t>(x.size());
+    CHECK(find_inputs(*br, n, {x}, n, 10).at(x) == std::vector<int32_t>{value});
+  }
+  // solve_equation mod 5 (ids: + 5, - 6, ( 7, ) 8, x 9, = 10): (x-2)=4 -> x = 1; (3+x)=0 -> 2.
+  auto se = make_task(TaskConfig{.name = "solve_equation"});
+  const std::vector<int32_t> e1 = {7, 9, 6, 2, 8, 10, 4}, e2 = {7, 3, 5, 9, 8, 10, 0};
+  CHECK(find_inputs(*se, 7, {e1, e2}, 7, 11) ==
+        std::map<std::vector<int32_t>, std::vector<int32_t>>{{e1, {1}}, {e2, {2}}});
+}
+
+TEST_CASE("chomsky tasks: every context-free answer equals the reference", "[data][chomsky]") {
+  auto st = make_task(TaskConfig{.name = "stack_manipulation"});
+  auto br = make_task(TaskConfig{.name = "modular_arithmetic_brackets"});
+  auto se = make_task(TaskConfig{.name = "solve_equation"});
+  for (int64_t n = 1; n <= 60; ++n)
+    for (uint64_t i = 0; i < 30; ++i) {
+      INFO("n = " << n << ", example " << i);
+      // The stack: bits first (at least one), then actions; replayed here.
+      const Decoded s = decode(*st, st->example(8, i, n), n, n, 5);
+      std::vector<int32_t> stack;
+      size_t t = 0;
+      for (; t < s.input.size() && s.input[t] < 2; ++t) stack.push_back(s.input[t]);
+      REQUIRE(!stack.empty());
+      REQUIRE((n == 1 || stack.size() < s.input.size()));
+      for (; t < s.input.size(); ++t) {
+        REQUIRE(s.input[t] >= 2);
+        if (s.input[t] == 2 && !stack.empty()) stack.pop_back();
+        if (s.input[t] > 2) stack.push_back(s.input[t] - 3);
+      }
+      std::vector<int32_t> want(stack.rbegin(), stack.rend());
+      want.push_back(2);
+      REQUIRE(s.answer == want);
+      // The expression: exactly n symbols, well formed, its value the class.
+      const Decoded b = decode(*br, br->example(8, i, n), n, n, 10);
+      Parser p{b.input, 5, 5, 6, 7, 8, 9};
+      REQUIRE(b.answer == std::vector<int32_t>{static_cast<int32_t>(p.expr())});
+      REQUIRE(p.i == b.input.size());
+      // The equation: one x, "= v" at the end; the class is the only digit that makes the
+      // left side equal v.
+      const Decoded q = decode(*se, se->example(8, i, n), n, n, 11);
+      if (n < 3) {
+        REQUIRE(q.input == std::vector<int32_t>(n, 0));
+        REQUIRE(q.answer == std::vector<int32_t>{0});
+        continue;
+      }
+      REQUIRE(q.input[n - 2] == 10);
+      REQUIRE(std::count(q.input.begin(), q.input.end(), 9) == 1);
+      std::vector<int32_t> solutions;
+      for (int32_t d = 0; d < 5; ++d) {
+        std::vector<int32_t> lhs(q.input.begin(), q.input.end() - 2);
+        std::replace(lhs.begin(), lhs.end(), 9, d);
+        Parser pe{lhs, 5, 5, 6, -1, 7, 8};
+        if (pe.expr() == q.input[n - 1]) solutions.push_back(d);
+        REQUIRE(pe.i == lhs.size());
+      }
+      REQUIRE(solutions == q.answer);
+    }
+}

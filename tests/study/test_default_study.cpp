@@ -17,7 +17,8 @@ TEST_CASE("the default study: six encodings, three of the tasks, rope by default
   CHECK(ModelConfig{}.encoding == "rope");
   CHECK(task_names() ==
         std::vector<std::string>{"order", "shift", "periodic", "copy", "reverse", "sort", "flipflop", "recall", "even_pairs",
-                                 "parity", "cycle_navigation", "modular_arithmetic", "duplicate_string",
+                                 "parity", "cycle_navigation", "modular_arithmetic", "stack_manipulation",
+                                 "modular_arithmetic_brackets", "solve_equation", "duplicate_string",
                                  "missing_duplicate", "odds_first", "binary_addition", "binary_multiplication",
                                  "compute_sqrt"});
   CHECK(default_study_tasks() == std::vector<std::string>{"order", "shift", "periodic"});
