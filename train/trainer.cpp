@@ -237,12 +237,19 @@ Checkpoint Trainer::checkpoint() const {
 
 void Trainer::restore(const Checkpoint& ck) {
   const auto mine = to_settings(cfg_);
+  const auto defaults = to_settings(TrainConfig{});
   for (const auto& [key, value] : mine) {
     auto it = ck.config.find(key);
-    // Checkpoints from before --micro-batches existed trained each batch whole.
-    const std::string theirs = it == ck.config.end() && key == "micro-batches" ? "1" : it != ck.config.end() ? it->second : "";
-    ORDO_CHECK(it != ck.config.end() || key == "micro-batches", "checkpoint: setting '", key,
-               "' missing; it was written by another ordo version");
+    // A setting added after the checkpoint was written reads as its default, which is what
+    // ordo did before it existed (a new option's default keeps the old behaviour). The one
+    // exception: checkpoints from before --micro-batches trained each batch whole.
+    auto fallback = defaults.find(key);
+    const std::string theirs = it != ck.config.end() ? it->second
+                               : key == "micro-batches" ? "1"
+                               : fallback != defaults.end() ? fallback->second
+                                                            : "";
+    ORDO_CHECK(it != ck.config.end() || key == "micro-batches" || fallback != defaults.end(), "checkpoint: setting '",
+               key, "' missing; it was written by another ordo version");
     ORDO_CHECK(theirs == value, "checkpoint: it was trained with --", key, " ", theirs,
                ", this run has --", key, " ", value, "; resume with the same settings");
   }

@@ -100,6 +100,21 @@ TEST_CASE("a checkpoint of another configuration is refused, naming the setting"
   REQUIRE_THROWS_WITH(b.restore(ck), Catch::Contains("--d-model"));
 }
 
+TEST_CASE("a setting added after a checkpoint was written reads as its default", "[train][resume]") {
+  // As a checkpoint of the version before --modulus existed: the setting is absent. A run at
+  // the default continues it; one that changes the setting is refused, naming it.
+  Trainer a(small_run("shift", "rope", 20));
+  a.run([](const StepInfo& s) { return s.step + 1 < 5; });
+  Checkpoint ck = a.checkpoint();
+  REQUIRE(ck.config.erase("modulus") == 1);
+  Trainer same(small_run("shift", "rope", 20));
+  CHECK_NOTHROW(same.restore(ck));
+  auto other = small_run("shift", "rope", 20);
+  other.task.options.set("modulus", "7");
+  Trainer b(other);
+  CHECK_THROWS_WITH(b.restore(ck), Catch::Contains("trained with --modulus 5, this run has --modulus 7"));
+}
+
 TEST_CASE("a checkpoint whose step disagrees with its log and optimizer is refused", "[train][resume]") {
   Trainer a(small_run("shift", "rope", 20));
   a.run([](const StepInfo& s) { return s.step + 1 < 5; });
