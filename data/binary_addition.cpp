@@ -54,6 +54,7 @@ TaskInfo task_info_binary_addition() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<BinaryAdditionTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -50,6 +50,7 @@ TaskInfo task_info_binary_multiplication() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<BinaryMultiplicationTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -38,6 +38,7 @@ TaskInfo task_info_compute_sqrt() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ComputeSqrtTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -37,6 +37,7 @@ TaskInfo task_info_cycle_navigation() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<CycleNavigationTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

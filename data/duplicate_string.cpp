@@ -34,6 +34,7 @@ TaskInfo task_info_duplicate_string() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<DuplicateStringTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -35,6 +35,7 @@ TaskInfo task_info_even_pairs() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<EvenPairsTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

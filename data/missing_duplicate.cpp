@@ -44,6 +44,7 @@ TaskInfo task_info_missing_duplicate() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<MissingDuplicateTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -59,6 +59,7 @@ TaskInfo task_info_modular_arithmetic() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {modular::modulus_option()},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ModularArithmeticTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

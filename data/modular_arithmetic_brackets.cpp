@@ -43,6 +43,7 @@ TaskInfo task_info_modular_arithmetic_brackets() {
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> {
         return std::make_unique<ModularArithmeticBracketsTask>(c);
       },
+      .groups = {"chomsky"},
   };
 }
 

@@ -36,6 +36,7 @@ TaskInfo task_info_odds_first() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<OddsFirstTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

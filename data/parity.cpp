@@ -33,6 +33,7 @@ TaskInfo task_info_parity() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ParityTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -3,6 +3,7 @@
 // To add a task: write data/<name>.cpp defining
 //   TaskInfo task_info_<name>();   // name, summary, default lengths, options, factory
 // and add ONE line to ORDO_TASKS below (docs/guides/add-task.md walks through it).
+#include <algorithm>
 #include <string>
 
 #include "core/registry.h"
@@ -78,6 +79,28 @@ std::vector<std::string> default_study_tasks() {
 }
 
 std::string task_names_list() { return registry().names(); }
+
+std::vector<std::string> task_groups() {
+  std::vector<std::string> groups;
+  for (const TaskInfo& t : tasks())
+    for (const std::string& g : t.groups)
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  return groups;
+}
+
+std::vector<std::string> expand_task_groups(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    const std::vector<std::string> groups = task_groups();
+    if (std::find(groups.begin(), groups.end(), name) == groups.end()) {
+      out.push_back(name);
+      continue;
+    }
+    for (const TaskInfo& t : tasks())
+      if (std::find(t.groups.begin(), t.groups.end(), name) != t.groups.end()) out.push_back(t.name);
+  }
+  return out;
+}
 
 const TaskInfo& task_info(const std::string& name) { return registry().at(name); }
 

@@ -28,6 +28,7 @@ TaskInfo task_info_reverse() {
       .default_max_len = AnswerSlotTask::kDefaultMaxLen,
       .options = {AnswerSlotTask::symbols_option()},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<ReverseTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -58,6 +58,7 @@ TaskInfo task_info_solve_equation() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {modular::modulus_option()},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<SolveEquationTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -58,6 +58,7 @@ TaskInfo task_info_stack_manipulation() {
       .default_max_len = TransductionTask::kDefaultMaxLen,
       .options = {},
       .make = [](const TaskConfig& c) -> std::unique_ptr<Task> { return std::make_unique<StackManipulationTask>(c); },
+      .groups = {"chomsky"},
   };
 }
 

@@ -166,6 +166,9 @@ struct TaskInfo {
   bool benchmark_task = false;
   // In `ordo compare`'s default --tasks and so in `ordo demo` (whose 5 minutes hold three).
   bool in_default_study = false;
+  // The named sets it belongs to, which `ordo compare --tasks` takes as one name: "chomsky"
+  // (Deletang et al.'s fifteen, docs/spec.md §3.10).
+  std::vector<std::string> groups = {};
 };
 
 // Every registered task, in registry order.
@@ -179,5 +182,10 @@ const std::vector<std::string>& task_names();
 // The names with in_default_study, in registry order: `ordo compare`'s default --tasks.
 std::vector<std::string> default_study_tasks();
 std::string task_names_list();  // "order, shift, periodic"
+// Every group a task declares, in registry order of first appearance: "chomsky".
+std::vector<std::string> task_groups();
+// The list with each group name replaced by its tasks, in registry order; other names are
+// kept as they are (an unknown one is reported where the list is checked).
+std::vector<std::string> expand_task_groups(const std::vector<std::string>& names);
 
 }  // namespace ordo

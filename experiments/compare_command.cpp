@@ -23,7 +23,7 @@ namespace {
 
 const std::vector<cli::Option>& compare_options() {
   static const std::vector<cli::Option> opts = {
-      {"tasks", "tasks to compare, comma-separated, or all", join(default_study_tasks(), ","), false},
+      {"tasks", "tasks to compare, comma-separated, or all, or a group of tasks: " + join(task_groups(), ", "), join(default_study_tasks(), ","), false},
       {"encodings", "encodings to compare, comma-separated, or all (every registered encoding that can run on the "
                     "tasks; fourier2d on its default --grid-w); E1+E2+... is one encoding per layer, a series of its "
                     "own (rope+none: RNoPE)",

@@ -97,7 +97,8 @@ std::string task_steps_text(const std::vector<std::pair<std::string, int64_t>>& 
 
 std::vector<std::pair<std::string, int64_t>> parse_task_steps(const std::string& text,
                                                                const std::vector<std::string>& grid_tasks) {
-  const std::vector<std::string> tasks = grid_tasks == std::vector<std::string>{"all"} ? task_names() : grid_tasks;
+  const std::vector<std::string> tasks =
+      grid_tasks == std::vector<std::string>{"all"} ? task_names() : expand_task_groups(grid_tasks);
   std::vector<std::pair<std::string, int64_t>> out;
   for (const std::string& item : split_list(text)) {
     const size_t eq = item.find('=');
@@ -216,6 +217,7 @@ void Study::build_runs() {
   std::vector<std::string> encoding_list;
   for (const EncodingInfo& e : encodings()) encoding_list.push_back(e.name);
   expand_all("tasks", spec_.tasks, task_names());
+  spec_.tasks = expand_task_groups(spec_.tasks);  // --tasks chomsky: its fifteen tasks
   expand_all("encodings", spec_.encodings, encoding_list);
   check_names("tasks", spec_.tasks, task_names());
   check_names("encodings", spec_.encodings, encoding_list, true);

@@ -92,6 +92,20 @@ TEST_CASE("study: --encodings all and --tasks all stand for every registered nam
     CHECK(study.runs().size() == task_names().size());
   }
   CHECK(parse_task_steps("copy=5", {"all"}).size() == 1);
+  // A group is its tasks, in registry order: --tasks chomsky is Deletang et al.'s fifteen
+  // (reverse and sort standing for reverse_string and bucket_sort).
+  spec.tasks = {"chomsky"};
+  {
+    Study study(spec, how);
+    std::vector<std::string> got;
+    for (const auto& r : study.runs()) got.push_back(r.config.task.name);
+    CHECK(got == std::vector<std::string>{"reverse", "sort", "even_pairs", "parity", "cycle_navigation",
+                                          "modular_arithmetic", "stack_manipulation", "modular_arithmetic_brackets",
+                                          "solve_equation", "duplicate_string", "missing_duplicate", "odds_first",
+                                          "binary_addition", "binary_multiplication", "compute_sqrt"});
+  }
+  CHECK(parse_task_steps("parity=5", {"chomsky"}).size() == 1);
+  CHECK_THROWS_WITH(parse_task_steps("order=5", {"chomsky"}), Contains("not a task of this grid"));
 }
 
 TEST_CASE("study: an --encodings entry E1+E2 is one encoding per layer, a series of its own", "[study]") {
