@@ -28,18 +28,13 @@ class BinaryAdditionTask final : public TransductionTask {
       for (int64_t i = 0; i < n; ++i) s.input.push_back(static_cast<int32_t>((v >> i) & 1));
       result = binary::trimmed(s.input);
     } else {
-      const int64_t width_a = rng.uniform_int(1, n - 2), width_b = n - 1 - width_a;
-      const binary::Bits a = binary::uniform_nonzero(rng, width_a), b = binary::uniform_nonzero(rng, width_b);
-      s.input = a;
-      s.input.push_back(2);
-      s.input.insert(s.input.end(), b.begin(), b.end());
-      result = binary::add(a, b);
+      const binary::Operands o = binary::draw_operands(rng, n);
+      s.input = o.input;
+      result = binary::add(o.a, o.b);
     }
     if (result.empty()) result = {0};  // zero is written "0"
     s.output = result;
-    s.output.push_back(2);
-    s.scored = static_cast<int64_t>(s.output.size());
-    s.output.resize(n + 1, 0);
+    end_answer(s, 2, n + 1);
     return s;
   }
 };

@@ -26,16 +26,11 @@ class BinaryMultiplicationTask final : public TransductionTask {
       for (int64_t i = 0; i < n; ++i) s.input.push_back(static_cast<int32_t>((v >> i) & 1));
       s.output.assign(n - 1, 0);
     } else {
-      const int64_t width_a = rng.uniform_int(1, n - 2), width_b = n - 1 - width_a;
-      const binary::Bits a = binary::uniform_nonzero(rng, width_a), b = binary::uniform_nonzero(rng, width_b);
-      s.input = a;
-      s.input.push_back(2);
-      s.input.insert(s.input.end(), b.begin(), b.end());
-      s.output = binary::multiply(a, b);
+      const binary::Operands o = binary::draw_operands(rng, n);
+      s.input = o.input;
+      s.output = binary::multiply(o.a, o.b);
     }
-    s.output.push_back(2);
-    s.scored = static_cast<int64_t>(s.output.size());
-    s.output.resize(n, 0);
+    end_answer(s, 2, n);
     return s;
   }
 };

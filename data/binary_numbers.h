@@ -38,6 +38,23 @@ inline Bits uniform_nonzero(CounterRng& rng, int64_t width) {
   return x;
 }
 
+// The input of binary_addition and binary_multiplication at length n >= 3: `a 2 b` in
+// little-endian binary, |a| uniform in [1, n - 2], |b| = n - 1 - |a|, each number uniform
+// in [1, 2^width - 1] and written at its width (Deletang et al.'s code).
+struct Operands {
+  Bits a, b, input;
+};
+inline Operands draw_operands(CounterRng& rng, int64_t n) {
+  const int64_t width_a = rng.uniform_int(1, n - 2), width_b = n - 1 - width_a;
+  Operands o;
+  o.a = uniform_nonzero(rng, width_a);
+  o.b = uniform_nonzero(rng, width_b);
+  o.input = o.a;
+  o.input.push_back(2);
+  o.input.insert(o.input.end(), o.b.begin(), o.b.end());
+  return o;
+}
+
 inline Bits add(const Bits& a, const Bits& b) {
   Bits s(std::max(a.size(), b.size()) + 1, 0);
   int32_t carry = 0;

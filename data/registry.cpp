@@ -89,9 +89,9 @@ std::vector<std::string> task_groups() {
 }
 
 std::vector<std::string> expand_task_groups(const std::vector<std::string>& names) {
+  const std::vector<std::string> groups = task_groups();
   std::vector<std::string> out;
   for (const std::string& name : names) {
-    const std::vector<std::string> groups = task_groups();
     if (std::find(groups.begin(), groups.end(), name) == groups.end()) {
       out.push_back(name);
       continue;

@@ -41,9 +41,7 @@ class StackManipulationTask final : public TransductionTask {
       }
     }
     s.output.assign(stack.rbegin(), stack.rend());  // top first
-    s.output.push_back(2);
-    s.scored = static_cast<int64_t>(s.output.size());
-    s.output.resize(n + 1, 0);
+    end_answer(s, 2, n + 1);
     return s;
   }
 };

@@ -95,6 +95,14 @@ class TransductionTask : public Task {
   // One example's input and output at length n, drawn from rng only.
   virtual Sample sample(CounterRng& rng, int64_t n) const = 0;
 
+  // Ends an answer whose length varies: appends the end class, scores everything up to it,
+  // and pads the unscored rest with class 0 to `slots` outputs (the authors' accuracy mask).
+  static void end_answer(Sample& s, int32_t end, int64_t slots) {
+    s.output.push_back(end);
+    s.scored = static_cast<int64_t>(s.output.size());
+    s.output.resize(slots, 0);
+  }
+
   // n symbols i.i.d. uniform over 0..alphabet-1.
   static std::vector<int32_t> uniform_symbols(CounterRng& rng, int64_t n, int64_t alphabet) {
     std::vector<int32_t> x(n);
