@@ -32,6 +32,9 @@
   ORDO_TASK(binary_addition) \
   ORDO_TASK(binary_multiplication) \
   ORDO_TASK(compute_sqrt) \
+  ORDO_TASK(s5) \
+  ORDO_TASK(a5) \
+  ORDO_TASK(z60) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {
