@@ -35,6 +35,9 @@
   ORDO_TASK(s5) \
   ORDO_TASK(a5) \
   ORDO_TASK(z60) \
+  ORDO_TASK(counting) \
+  ORDO_TASK(mqar) \
+  ORDO_TASK(passkey) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {
