@@ -478,92 +478,180 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
   return p;
 }
 
+namespace {
+
+// The overview's columns cut into bands, each drawn under the one before: a band holds whole
+// tasks, up to kOverviewBandColumns columns (a task with more has a band of its own), so 15
+// tasks at 3 lengths are 3 bands of 15 columns, not one row of 45.
+constexpr size_t kOverviewBandColumns = 15;
+
+struct ColumnRange {
+  size_t first = 0, last = 0;  // [first, last)
+  size_t size() const { return last - first; }
+};
+
+// Each task's columns, in order (a task's columns are consecutive in the overview).
+std::vector<ColumnRange> task_ranges(const Overview& ov) {
+  std::vector<ColumnRange> tasks;
+  for (size_t j = 0; j < ov.columns.size(); ++j)
+    if (j == 0 || ov.columns[j].task != ov.columns[j - 1].task)
+      tasks.push_back({j, j + 1});
+    else
+      tasks.back().last = j + 1;
+  return tasks;
+}
+
+std::vector<std::vector<ColumnRange>> overview_bands(const Overview& ov) {
+  std::vector<std::vector<ColumnRange>> bands;
+  size_t used = 0;
+  for (const ColumnRange& t : task_ranges(ov)) {
+    if (bands.empty() || used + t.size() > kOverviewBandColumns) {
+      bands.emplace_back();
+      used = 0;
+    }
+    bands.back().push_back(t);
+    used += t.size();
+  }
+  return bands;
+}
+
+// The part of a column label after the task: "order · 2x (64)" -> "2x (64)".
+std::string length_label(const OverviewColumn& c) {
+  const size_t dot = c.label.find(" · ");
+  return dot == std::string::npos ? c.label : c.label.substr(dot + 4);
+}
+
+}  // namespace
+
 PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int seeds) {
   PlotFiles p = prepare(dir, "overview");
   const size_t rows = ov.rows.size(), cols = ov.columns.size();
   ORDO_CHECK(rows > 0 && cols > 0, "plots: the overview needs at least one row and one column");
+  const std::vector<std::vector<ColumnRange>> bands = overview_bands(ov);
+
+  // Data: one block per band (`index b`), its cells at their column within the band.
   std::ostringstream dat;
   dat << "# overview: score (0 = the task's chance level, 1 = accuracy 1) of each series at each task and "
-         "evaluation length; columns: column row score (NaN: no run there)\n# rows:";
+         "evaluation length, one block per band of tasks; columns: column-in-band row score column (NaN: no run "
+         "there)\n# rows:";
   for (const OverviewRow& r : ov.rows) dat << " " << r.label << ";";
   dat << "\n";
-  for (size_t i = 0; i < rows; ++i)
-    for (size_t j = 0; j < cols; ++j) {
-      const OverviewCell& c = ov.rows[i].cells[j];
-      dat << j << " " << i << " " << (c.acc.n > 0 ? num(c.score) : "NaN") << "\n";
-    }
+  size_t widest = 0;  // columns in the widest band
+  for (size_t b = 0; b < bands.size(); ++b) {
+    dat << (b ? "\n\n" : "") << "# band " << b + 1 << "\n";
+    const size_t first = bands[b].front().first, last = bands[b].back().last;
+    widest = std::max(widest, last - first);
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t j = first; j < last; ++j) {
+        const OverviewCell& c = ov.rows[i].cells[j];
+        dat << j - first << " " << i << " " << (c.acc.n > 0 ? num(c.score) : "NaN") << " " << j << "\n";
+      }
+  }
   write_text(p.dat(), dat.str());
 
+  // Sizes in pixels. A cell is wide enough for its length label and for its task's name
+  // spread over the task's columns (names are drawn whole, as written).
+  constexpr double kCharPx = 7.5, kNameCharPx = 8.5;  // fonts 10 and 11
   size_t longest = 8;
   for (const OverviewRow& r : ov.rows) longest = std::max(longest, r.label.size());
-  const int left = 40 + static_cast<int>(7.5 * static_cast<double>(longest)), right = 170, top = 120, bottom = 60;
+  const int left = 40 + static_cast<int>(kCharPx * static_cast<double>(longest)), right = 170;
+  const int title_h = 44, header_h = 62, gap = 18, bottom = 44;
   const int cell_h = std::max(46, 150 / static_cast<int>(rows));  // room for the colour bar's ticks
-  const int cell_w = std::max(112, (1200 - left - right) / static_cast<int>(cols));
-  const int width = left + cell_w * static_cast<int>(cols) + right;
-  const int height = top + cell_h * static_cast<int>(rows) + bottom;
-  std::ostringstream body;
-  // The title as a label at the top: a title would sit on the column labels.
-  body << "set label 1000000 " << quote("Overview: final accuracy, mean over " + std::to_string(seeds) +
-                                        (seeds == 1 ? " seed" : " seeds (± half the min-max range)") +
-                                        "; rows ordered by how far they generalise")
-       << " at screen 0.5, screen " << num(1 - 22.0 / height) << " center font \",13\"\n"
-       << margins(Rect{static_cast<double>(left) / width, 1 - static_cast<double>(right) / width,
-                       static_cast<double>(bottom) / height, 1 - static_cast<double>(top) / height})
-       << "set xrange [-0.5:" << num(static_cast<double>(cols) - 0.5) << "]\nset yrange ["
-       << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
-       << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
-       << "set cblabel \"score: 0 = chance, 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
-       // The colour bar in pixels, 24 wide and 20 right of the cells: gnuplot's default sizes
-       // it by the plot's width, so 26 columns pushed its ticks and label off the canvas.
-       << "set colorbox user origin screen " << num((left + cell_w * static_cast<double>(cols) + 20) / width)
-       << ", screen " << num(static_cast<double>(bottom) / height) << " size screen " << num(24.0 / width)
-       << ", screen " << num(static_cast<double>(cell_h * static_cast<int>(rows)) / height) << "\n"
-       << "unset key\nset tics scale 0\nset tics front\n";
-  std::string xt, yt;
-  for (size_t j = 0; j < cols; ++j) {
-    std::string label = ov.columns[j].label;
-    const size_t dot = label.find(" · ");
-    if (dot != std::string::npos) label = label.substr(0, dot) + "\n" + label.substr(dot + 4);
-    xt += (j ? ", " : "") + quote(label) + " " + std::to_string(j);
+  int cell_w = std::max(112, (1200 - left - right) / static_cast<int>(widest));
+  for (const ColumnRange& t : task_ranges(ov)) {
+    const double name_px = kNameCharPx * static_cast<double>(ov.columns[t.first].task.size()) + 16;
+    cell_w = std::max(cell_w, static_cast<int>(std::ceil(name_px / static_cast<double>(t.size()))));
+    for (size_t j = t.first; j < t.last; ++j)
+      cell_w = std::max(cell_w, static_cast<int>(kCharPx * static_cast<double>(length_label(ov.columns[j]).size())) + 16);
   }
+  const int band_h = header_h + cell_h * static_cast<int>(rows);
+  const int nb = static_cast<int>(bands.size());
+  const int width = left + cell_w * static_cast<int>(widest) + right;
+  // The colour bar's label (about 260 px, centred on the first band's cells) reaches below a
+  // lone band of one or two rows: the canvas grows to hold it.
+  const int overhang = std::max(0, (260 - cell_h * static_cast<int>(rows)) / 2) - (nb - 1) * (band_h + gap);
+  const int height = title_h + nb * band_h + (nb - 1) * gap + std::max(bottom, overhang + 24);
+  const auto x_at = [&](double px) { return num(px / width); };
+  const auto y_at = [&](double px_from_top) { return num(1 - px_from_top / height); };
+
+  std::string yt;
   for (size_t i = 0; i < rows; ++i) yt += (i ? ", " : "") + quote(ov.rows[i].label) + " " + std::to_string(i);
-  body << "set x2tics (" << xt << ")\nunset xtics\nset ytics (" << yt << ")\n";
-  // White lines between tasks.
-  for (size_t j = 1; j < cols; ++j)
-    if (ov.columns[j].task != ov.columns[j - 1].task)
-      body << "set arrow from " << num(static_cast<double>(j) - 0.5) << ", graph 0 to " << num(static_cast<double>(j) - 0.5)
-           << ", graph 1 nohead lc rgb \"#ffffff\" lw 5 front\n";
-  int tag = 1;
-  char buf[64];
-  for (size_t i = 0; i < rows; ++i)
-    for (size_t j = 0; j < cols; ++j) {
-      const OverviewCell& c = ov.rows[i].cells[j];
-      std::string text = "-";
-      if (c.acc.n > 0) {
-        std::snprintf(buf, sizeof buf, "%.3f", c.acc.mean);
-        text = buf;
-        if (c.acc.n > 1) {
-          std::snprintf(buf, sizeof buf, "\n±%.3f", c.acc.spread());
-          text += buf;
-        }
-      }
-      const bool dark = c.acc.n > 0 && c.score > 0.55;
-      body << "set label " << tag++ << " " << quote(text) << " at " << j << "," << i << " center front textcolor rgb "
-           << (dark ? "\"#ffffff\"" : "\"#111111\"") << " font \",10\"\n";
-      if (c.acc.n > 0 && !c.held)
-        body << "set label " << tag++ << " \"✗\" at " << num(static_cast<double>(j) + 0.45) << ","
-             << num(static_cast<double>(i) - 0.12) << " right front textcolor rgb \"#D55E00\" font \",12\"\n";
-    }
   double bar_train = 0, bar_beyond = 0;
   for (const OverviewColumn& c : ov.columns) (c.length == 0 ? bar_train : bar_beyond) = c.bar;
-  body << "set label " << tag++ << " " << quote("✗: not every seed reaches " + num(bar_train) +
-                                                 " on the training lengths" +
-                                                 (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()))
-       << " at screen " << num(static_cast<double>(left) / width) << ", screen " << num(25.0 / height)
-       << " left font \",10\" textcolor rgb \"#D55E00\"\n";
-  // Boxes, not `matrix with image`, which needs a grid of at least 2 x 2 (one series, one task).
-  body << "plot " << quote(p.stem + ".dat") << " using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
-       << "fc palette notitle\n";
+
+  std::ostringstream body;
+  body << "set multiplot\n"
+       << "set yrange [" << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
+       << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
+       << "set cblabel \"score: 0 = chance, 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
+       << "unset key\nset tics scale 0\nset tics front\nunset xtics\nset ytics (" << yt << ")\n";
+  char buf[64];
+  for (int b = 0; b < nb; ++b) {
+    const size_t first = bands[b].front().first, last = bands[b].back().last, n = last - first;
+    const double top = title_h + b * (band_h + gap) + header_h, cells_bottom = top + cell_h * static_cast<double>(rows);
+    body << "# band " << b + 1 << ": " << ov.columns[first].task << " .. " << ov.columns[last - 1].task << "\n"
+         << "unset label\nunset arrow\n"
+         << margins(Rect{static_cast<double>(left) / width, (left + cell_w * static_cast<double>(n)) / width,
+                         1 - cells_bottom / height, 1 - top / height})
+         << "set xrange [-0.5:" << num(static_cast<double>(n) - 0.5) << "]\n";
+    int tag = 1;
+    if (b == 0) {
+      // The title as a label at the top: a title would sit on the column labels.
+      body << "set label " << tag++ << " "
+           << quote("Overview: final accuracy, mean over " + std::to_string(seeds) +
+                    (seeds == 1 ? " seed" : " seeds (± half the min-max range)") + "; rows ordered by how far they generalise")
+           << " at screen 0.5, screen " << y_at(22) << " center font \",13\"\n";
+      // The colour bar in pixels, 24 wide and 20 right of the first band's cells: gnuplot's
+      // default sizes it by the plot's width, so 26 columns pushed its ticks off the canvas.
+      body << "set colorbox user origin screen " << x_at(left + cell_w * static_cast<double>(n) + 20) << ", screen "
+           << y_at(cells_bottom) << " size screen " << num(24.0 / width) << ", screen "
+           << num(cell_h * static_cast<double>(rows) / height) << "\n";
+    } else {
+      body << "unset colorbox\n";
+    }
+    if (b == nb - 1)
+      body << "set label " << tag++ << " "
+           << quote("✗: not every seed reaches " + num(bar_train) + " on the training lengths" +
+                    (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()))
+           << " at screen " << x_at(left) << ", screen " << num(20.0 / height) << " left font \",10\" textcolor rgb \"#D55E00\"\n";
+    // Lengths on the columns, each task's name once above its columns, white lines between tasks.
+    std::string xt;
+    for (size_t j = first; j < last; ++j)
+      xt += (j > first ? ", " : "") + quote(length_label(ov.columns[j])) + " " + std::to_string(j - first);
+    body << "set x2tics (" << xt << ")\n";
+    for (const ColumnRange& t : bands[b]) {
+      const double centre = (static_cast<double>(t.first + t.last) - 1) / 2 - static_cast<double>(first);
+      body << "set label " << tag++ << " " << quote(ov.columns[t.first].task) << " at first " << num(centre)
+           << ", screen " << y_at(top - header_h + 16) << " center font \",11\"\n";
+      if (t.first > first)
+        body << "set arrow from " << num(static_cast<double>(t.first - first) - 0.5) << ", graph 0 to "
+             << num(static_cast<double>(t.first - first) - 0.5) << ", graph 1 nohead lc rgb \"#ffffff\" lw 5 front\n";
+    }
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t j = first; j < last; ++j) {
+        const OverviewCell& c = ov.rows[i].cells[j];
+        const double x = static_cast<double>(j - first);
+        std::string text = "-";
+        if (c.acc.n > 0) {
+          std::snprintf(buf, sizeof buf, "%.3f", c.acc.mean);
+          text = buf;
+          if (c.acc.n > 1) {
+            std::snprintf(buf, sizeof buf, "\n±%.3f", c.acc.spread());
+            text += buf;
+          }
+        }
+        const bool dark = c.acc.n > 0 && c.score > 0.55;
+        body << "set label " << tag++ << " " << quote(text) << " at " << num(x) << "," << i
+             << " center front textcolor rgb " << (dark ? "\"#ffffff\"" : "\"#111111\"") << " font \",10\"\n";
+        if (c.acc.n > 0 && !c.held)
+          body << "set label " << tag++ << " \"✗\" at " << num(x + 0.45) << "," << num(static_cast<double>(i) - 0.12)
+               << " right front textcolor rgb \"#D55E00\" font \",12\"\n";
+      }
+    // Boxes, not `matrix with image`, which needs a grid of at least 2 x 2 (one series, one task).
+    body << "plot " << quote(p.stem + ".dat") << " index " << b
+         << " using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette notitle\n";
+  }
+  body << "unset multiplot\n";
   write_text(p.gp(), figure_script(p, "overview of the study: final accuracy per series, task and length", width,
                                    height, body.str()));
   return p;
