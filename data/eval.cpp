@@ -63,27 +63,31 @@ EvalSet make_set(const Task& task, uint64_t set_seed, int64_t length, int64_t co
 
 }  // namespace
 
+void check_eval_length(const Task& task, int64_t len, const std::string& flag) {
+  ORDO_CHECK(len >= task.min_valid_len(), task.name(), ": evaluation length ", len,
+             " is too short; this task needs length >= ", task.min_valid_len());
+  ORDO_CHECK(len <= task.max_valid_len(), task.name(), ": evaluation length ", len,
+             " is too long; this task takes length <= ", task.max_valid_len(), " with its current options; set ", flag,
+             " within it");
+}
+
+EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences) {
+  ORDO_CHECK(batch_size > 0, task.name(), ": batch_size must be > 0, got ", batch_size);
+  if (length > 0) check_eval_length(task, length);
+  // The sets' own seed, one per set, never equal to a training seed's streams.
+  const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
+  const uint64_t set_seed = mix64(eval_seed + mix64(static_cast<uint64_t>(length)));
+  return make_set(task, set_seed, length, sequences, batch_size);
+}
+
 std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
                                     const std::vector<int64_t>& extrapolation_lengths,
                                     int64_t batch_size, int64_t train_sequences,
                                     int64_t length_sequences) {
-  ORDO_CHECK(batch_size > 0, task.name(), ": batch_size must be > 0, got ", batch_size);
-  for (int64_t len : extrapolation_lengths) {
-    ORDO_CHECK(len >= task.min_valid_len(), task.name(), ": evaluation length ", len,
-               " is too short; this task needs length >= ", task.min_valid_len());
-    ORDO_CHECK(len <= task.max_valid_len(), task.name(), ": evaluation length ", len,
-               " is too long; this task takes length <= ", task.max_valid_len(),
-               " with its current options; set --eval-lens within it");
-  }
-  // The sets' own seed, one per set, never equal to a training seed's streams.
-  const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
-  auto set_seed = [&](int64_t length) {
-    return mix64(eval_seed + mix64(static_cast<uint64_t>(length)));
-  };
+  for (int64_t len : extrapolation_lengths) check_eval_length(task, len);
   std::vector<EvalSet> sets;
-  sets.push_back(make_set(task, set_seed(0), 0, train_sequences, batch_size));
-  for (int64_t len : extrapolation_lengths)
-    sets.push_back(make_set(task, set_seed(len), len, length_sequences, batch_size));
+  sets.push_back(make_eval_set(task, seed, 0, batch_size, train_sequences));
+  for (int64_t len : extrapolation_lengths) sets.push_back(make_eval_set(task, seed, len, batch_size, length_sequences));
   return sets;
 }
 

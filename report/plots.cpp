@@ -376,14 +376,20 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
   if (t.max_len > 0)
     extra = "set arrow from " + std::to_string(t.max_len) + ", graph 0 to " + std::to_string(t.max_len) +
             ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
-  SeriesFigure f{t.task + ": accuracy against evaluation length (final evaluation; bars: min-max over seeds; "
+  // A sweep of many lengths (--eval-lens-final 41:500:1) is a curve: min-max bands, not a
+  // forest of error bars, and no sideways dodge (neighbouring lengths are closer than it).
+  const bool sweep = t.lengths.size() > kMaxLengthColumns + 1;
+  SeriesFigure f{t.task + ": accuracy against evaluation length (final evaluation; " +
+                     (sweep ? std::string("band") : std::string("bars")) + ": min-max over seeds; "
                      "dotted: the longest training length" +
                      (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
                  "evaluation length (log scale; dotted: the longest training length)", "accuracy", x_axis,
                  "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
                  false, true, "evaluation length", "set xtics (" + blank_tics + ")\n"};
   f.x_axis += "set xlabel offset 0,-0.6\n";
-  f.dodge_octaves = 0.03;  // 6-9 px apart at 1000 px: equal values side by side
+  f.bands = sweep;
+  f.error_bars = !sweep;
+  f.dodge_octaves = sweep ? 0 : 0.03;  // 6-9 px apart at 1000 px: equal values side by side
   int width = 0, height = 0;
   const std::string body = series_figure(p, f, series, styles, width, height);
   write_text(p.gp(), figure_script(p, "accuracy against evaluation length, task " + t.task, width, height, body));

@@ -177,12 +177,36 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       ts.rows.push_back(std::move(es));
     }
     std::sort(ts.lengths.begin(), ts.lengths.end());
+    const std::vector<int64_t> beyond(std::upper_bound(ts.lengths.begin(), ts.lengths.end(), 0), ts.lengths.end());
+    if (beyond.size() > kMaxLengthColumns) {
+      ts.columns = {beyond.front(), beyond.back(), kMeanBeyond};
+      if (ts.lengths.front() == 0) ts.columns.insert(ts.columns.begin(), 0);
+      for (EncodingSummary& es : ts.rows) {
+        std::vector<double> means;  // a seed that lacks a length has no mean
+        for (const SeedOutcome& so : es.per_seed) {
+          double sum = 0;
+          size_t n = 0;
+          for (int64_t len : beyond)
+            if (auto it = so.acc.find(len); it != so.acc.end()) sum += it->second, ++n;
+          if (n == beyond.size()) means.push_back(sum / static_cast<double>(n));
+        }
+        es.acc[kMeanBeyond].add_all(means);
+      }
+    }
     out.push_back(std::move(ts));
   }
   return out;
 }
 
 std::string length_label(const TaskSummary& task, int64_t length) {
+  if (length == kMeanBeyond) {
+    std::vector<int64_t> beyond;
+    for (int64_t len : task.lengths)
+      if (len > 0) beyond.push_back(len);
+    if (beyond.empty()) return "mean beyond training";
+    return "mean " + std::to_string(beyond.front()) + "-" + std::to_string(beyond.back()) + " (" +
+           std::to_string(beyond.size()) + " lengths)";
+  }
   if (length == 0) {
     if (task.min_len > 0 && task.max_len > 0)
       return "train (" + std::to_string(task.min_len) + "-" + std::to_string(task.max_len) + ")";
@@ -419,7 +443,7 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
   std::vector<std::string> labels;  // rows in first-appearance order
   std::map<std::string, const EncodingSummary*> first_row;
   for (const TaskSummary& t : tasks) {
-    for (int64_t len : t.lengths)
+    for (int64_t len : t.shown())
       ov.columns.push_back(OverviewColumn{t.task, len, t.task + " · " + length_label(t, len), t.chance,
                                           len == 0 ? th.solved : th.extrapolates});
     for (const EncodingSummary& e : t.rows)
@@ -439,7 +463,7 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
       const EncodingSummary* e = nullptr;
       for (const EncodingSummary& r : t.rows)
         if (r.label() == label) e = &r;
-      for (int64_t len : t.lengths) {
+      for (int64_t len : t.shown()) {
         OverviewCell cell;
         const double bar = len == 0 ? th.solved : th.extrapolates;
         if (e) {
@@ -483,7 +507,7 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"#", "encoding"};
   if (varied) header.push_back("varied");
-  for (auto it = t.lengths.rbegin(); it != t.lengths.rend(); ++it) header.push_back("acc " + length_label(t, *it));
+  for (auto it = t.shown().rbegin(); it != t.shown().rend(); ++it) header.push_back("acc " + length_label(t, *it));
   header.push_back("first step >= " + fixed(t.solved, 2));
   header.push_back("wall s");
   rows.push_back(header);
@@ -491,7 +515,7 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   for (const EncodingSummary* e : ranked_rows(t)) {
     std::vector<std::string> row = {std::to_string(++rank), e->encoding};
     if (varied) row.push_back(e->variant);
-    for (auto len = t.lengths.rbegin(); len != t.lengths.rend(); ++len) {
+    for (auto len = t.shown().rbegin(); len != t.shown().rend(); ++len) {
       auto it = e->acc.find(*len);
       row.push_back(it == e->acc.end() ? std::string("-") : format_stat(it->second));
     }

@@ -84,6 +84,15 @@ struct EncodingSummary {
   Stat wall_seconds;
 };
 
+// A sweep of many extrapolation lengths (--eval-lens-final 41:500:1) is shown in the tables
+// and the overview as its mean, the paper's score (Deletang et al. and Ruoss et al. average
+// over their test lengths), and its two ends: more than kMaxLengthColumns lengths make the
+// columns {training, shortest, longest, mean}; the mean's key in EncodingSummary::acc is
+// kMeanBeyond (each seed's mean over the lengths, then over seeds). The figures of accuracy
+// against length keep every length.
+constexpr size_t kMaxLengthColumns = 8;
+constexpr int64_t kMeanBeyond = -1;
+
 struct TaskSummary {
   std::string task;
   int64_t min_len = -1, max_len = -1;  // training range (-1 = unknown)
@@ -91,6 +100,8 @@ struct TaskSummary {
   std::string accuracy_meaning;        // what acc counts for this task (Task::metrics); "" when unknown
   double solved = 0.99;                // the threshold first_solved_step counts from
   std::vector<int64_t> lengths;        // every evaluation length present, 0 first
+  std::vector<int64_t> columns;        // the ones tables and the overview show (see above); empty = lengths
+  const std::vector<int64_t>& shown() const { return columns.empty() ? lengths : columns; }
   std::vector<EncodingSummary> rows;   // in order of first appearance in the runs
 };
 

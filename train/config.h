@@ -29,6 +29,12 @@ struct TrainConfig {
   double clip = 1.0;             // global gradient norm; 0 = off
   int64_t eval_every = 250;      // and always at the last step; 0 = only at the last step
   std::vector<int64_t> eval_lens;  // extrapolation lengths; empty = 2x and 4x max_len
+  // More extrapolation lengths, scored after the last step only (not at step 0 nor at every
+  // --eval-every), each set built when it is scored and dropped after: the long sweeps of
+  // Deletang et al. (41..500 after training on 1..40), which would slow every evaluation. A
+  // length also in the extrapolation lengths above is scored with them, at every evaluation.
+  std::vector<int64_t> eval_lens_final;
+  int64_t eval_sequences = 256;  // sequences in each extrapolation length's set
   int64_t eval_batch = 128;
   uint64_t seed = 0;
   uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets

@@ -171,14 +171,21 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
                                          per_sequence(m, &Probe::train, layers, task.max_len()));
   // The training-range set (at most max_len tokens per sequence), then each evaluation length.
   // `len` is a task length (the probes are fitted in it); rows and bytes count its tokens.
-  std::vector<std::pair<int64_t, int64_t>> sets = {{task.max_len(), kEvalTrainSequences}};
+  // The --eval-lens-final sets exist one at a time, after training: only the largest counts.
+  struct Set {
+    int64_t len, count;
+    bool held;  // for the whole run
+  };
+  std::vector<Set> sets = {{task.max_len(), kEvalTrainSequences, true}};
   const std::vector<int64_t> lens = cfg.eval_lens.empty() ? default_extrapolation_lengths(task) : cfg.eval_lens;
-  for (int64_t len : lens) sets.emplace_back(len, kEvalLengthSequences);
+  for (int64_t len : lens) sets.push_back({len, cfg.eval_sequences, true});
+  for (int64_t len : cfg.eval_lens_final)
+    if (std::find(lens.begin(), lens.end(), len) == lens.end()) sets.push_back({len, cfg.eval_sequences, false});
   constexpr int64_t kBytesPerToken = 12;  // token id, target, score mask
   int64_t largest_set = 0;
-  for (const auto& [len, count] : sets) {
+  for (const auto& [len, count, held] : sets) {
     const int64_t bytes = kBytesPerToken * count * task.tokens(len);
-    need.eval_sets += bytes;
+    if (held) need.eval_sets += bytes;
     largest_set = std::max(largest_set, bytes);
     const int64_t step = static_cast<int64_t>(static_cast<double>(eval_rows(task.tokens(len), cfg.eval_batch)) *
                                               per_sequence(m, &Probe::eval, layers, len));

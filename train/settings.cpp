@@ -181,6 +181,13 @@ std::vector<Setting> build_table() {
               "extrapolation lengths: a list (128,256) and/or ranges FROM:TO:STEP (64:512:64); empty = 2x,4x max-len",
               false, true, [](const TrainConfig& c) { return join(c.eval_lens); },
               [](TrainConfig& c, const std::string& s) { c.eval_lens = parse_int_list("eval-lens", s); }},
+      Setting{"eval-lens-final", "evaluation",
+              "more extrapolation lengths, scored after the last step only (long sweeps, e.g. 41:500:1); "
+              "a list and/or ranges as --eval-lens; a length also in --eval-lens is scored at every evaluation",
+              false, true, [](const TrainConfig& c) { return join(c.eval_lens_final); },
+              [](TrainConfig& c, const std::string& s) { c.eval_lens_final = parse_int_list("eval-lens-final", s); }},
+      int_setting("eval-sequences", "evaluation", "sequences in each extrapolation length's set",
+                  [](C& c) -> auto& { return c.eval_sequences; }),
       int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
       uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
                    [](C& c) -> auto& { return c.eval_seed; }),
@@ -269,6 +276,14 @@ void validate(const TrainConfig& c) {
       ORDO_CHECK(c.eval_lens[j] != c.eval_lens[i], "--eval-lens: length ", c.eval_lens[i],
                  " is listed twice; each length is one evaluation set");
   }
+  for (size_t i = 0; i < c.eval_lens_final.size(); ++i) {
+    const int64_t len = c.eval_lens_final[i];
+    ORDO_CHECK(len > 0, "--eval-lens-final: lengths must be positive, got ", len);
+    for (size_t j = 0; j < i; ++j)
+      ORDO_CHECK(c.eval_lens_final[j] != len, "--eval-lens-final: length ", len,
+                 " is listed twice; each length is one evaluation set");
+  }
+  ORDO_CHECK(c.eval_sequences > 0, "--eval-sequences must be positive, got ", c.eval_sequences);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
   const OptimizerInfo& optimizer = optimizer_info(c.optimizer.name);  // an unknown name lists the known ones
   if (optimizer.check) optimizer.check(c.optimizer.options);
@@ -302,6 +317,9 @@ void validate(const TrainConfig& c) {
   for (int64_t len : c.eval_lens)
     ORDO_CHECK(c.random_positions == 0 || len < c.random_positions, "--random-positions ", c.random_positions,
                " must exceed every evaluation length; --eval-lens has ", len);
+  for (int64_t len : c.eval_lens_final)
+    ORDO_CHECK(c.random_positions == 0 || len < c.random_positions, "--random-positions ", c.random_positions,
+               " must exceed every evaluation length; --eval-lens-final has ", len);
   task_info(c.task.name);
   if (!c.head.empty()) parse_head(c.head);
 }

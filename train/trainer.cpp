@@ -76,6 +76,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
     int64_t longest = task_->tokens(task_->max_len());
     for (int64_t len : cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens)
       longest = std::max(longest, task_->tokens(len));
+    for (int64_t len : cfg_.eval_lens_final) longest = std::max(longest, task_->tokens(len));
     ORDO_CHECK(longest + extra < cfg_.random_positions, "--random-positions ", cfg_.random_positions,
                " must exceed every training and evaluation length", extra ? " (+1 for the cls token)" : "",
                ": the longest is ", longest + extra, "; choose N > ", longest + extra);
@@ -84,8 +85,12 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   model_ = std::make_unique<EncoderModel>(cfg_.model);
   params_ = model_->parameters();
   optimizer_ = make_optimizer(cfg_.optimizer, params_);
+  ORDO_CHECK(!task_->has_eval_twin() || cfg_.eval_sequences % 2 == 0, task_->name(),
+             ": evaluation sets are swap-paired, so --eval-sequences must be even, got ", cfg_.eval_sequences);
   std::vector<int64_t> lens = cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens;
-  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch);
+  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch, kEvalTrainSequences, cfg_.eval_sequences);
+  // The final-only sets are built when scored; their lengths are checked now, not hours later.
+  for (int64_t len : cfg_.eval_lens_final) check_eval_length(*task_, len, "--eval-lens-final");
 }
 
 void Trainer::train_over(Cluster& world) {
@@ -153,28 +158,34 @@ double Trainer::step_once() {
   return loss;
 }
 
-std::vector<EvalResult> Trainer::evaluate() {
-  std::vector<EvalResult> out;
-  for (const EvalSet& set : eval_sets_) {
-    EvalResult r{set.length, {}};
-    const auto t0 = std::chrono::steady_clock::now();
-    const int64_t batches = static_cast<int64_t>(set.batches.size());
-    for (int64_t i = 0; i < batches; ++i) {
-      const Batch& batch = set.batches[static_cast<size_t>(i)];
-      tape_.clear();
-      NoGradGuard guard(tape_);
-      ForwardOptions fo;
-      if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
-        fo.positions = random_positions(stream_key(cfg_.eval_seed, Stream::random_positions),
-                                        (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
-                                        batch.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
-      ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);
-      r.counts.add(score_batch(tape_.value(fr.logits), batch));
-      if (eval_observer_) eval_observer_(set.length, i + 1, batches, seconds_since(t0));
-    }
+EvalResult Trainer::evaluate_set(const EvalSet& set) {
+  EvalResult r{set.length, {}};
+  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t batches = static_cast<int64_t>(set.batches.size());
+  for (int64_t i = 0; i < batches; ++i) {
+    const Batch& batch = set.batches[static_cast<size_t>(i)];
     tape_.clear();
-    out.push_back(r);
+    NoGradGuard guard(tape_);
+    ForwardOptions fo;
+    if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
+      fo.positions = random_positions(stream_key(cfg_.eval_seed, Stream::random_positions),
+                                      (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
+                                      batch.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
+    ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);
+    r.counts.add(score_batch(tape_.value(fr.logits), batch));
+    if (eval_observer_) eval_observer_(set.length, i + 1, batches, seconds_since(t0));
   }
+  tape_.clear();
+  return r;
+}
+
+std::vector<EvalResult> Trainer::evaluate(bool final_sets) {
+  std::vector<EvalResult> out;
+  for (const EvalSet& set : eval_sets_) out.push_back(evaluate_set(set));
+  if (final_sets)  // one at a time: built, scored, dropped
+    for (int64_t len : cfg_.eval_lens_final)
+      if (std::none_of(eval_sets_.begin(), eval_sets_.end(), [len](const EvalSet& s) { return s.length == len; }))
+        out.push_back(evaluate_set(make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences)));
   return out;
 }
 
@@ -205,7 +216,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
     log_.lr.push_back(lr);
     log_.wall_time.push_back(wall);
     const bool evaluated = leader && (step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0));
-    if (evaluated) record_eval(evaluate());
+    if (evaluated) record_eval(evaluate(step_ == cfg_.steps));
     log_.total_wall_seconds = elapsed_before_ + seconds_since(t0);
     bool go = !on_step || on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_,
                                            log_.total_wall_seconds, &log_, evaluated});

@@ -54,8 +54,9 @@ class Trainer {
   // Trains from the current step to cfg.steps. on_step runs after every step; returning
   // false stops early (the state stays consistent: checkpoint() and run() again resume).
   void run(const std::function<bool(const StepInfo&)>& on_step = {});
-  // Scores every evaluation set (no gradients recorded).
-  std::vector<EvalResult> evaluate();
+  // Scores every evaluation set (no gradients recorded); with final_sets, also the lengths of
+  // --eval-lens-final, each built, scored and dropped in turn (run() asks after the last step).
+  std::vector<EvalResult> evaluate(bool final_sets = false);
   // Called after each evaluation batch (evaluations at long lengths can take hours): the
   // set's length (0 = training range), batches done and in the set, seconds in this set.
   using EvalObserver = std::function<void(int64_t length, int64_t done, int64_t batches, double seconds)>;
@@ -101,7 +102,8 @@ class Trainer {
   std::unique_ptr<EncoderModel> model_;
   std::vector<Parameter*> params_;
   std::unique_ptr<Optimizer> optimizer_;
-  std::vector<EvalSet> eval_sets_;
+  std::vector<EvalSet> eval_sets_;  // the training range and --eval-lens (not --eval-lens-final)
+  EvalResult evaluate_set(const EvalSet& set);
   Tape tape_;
   RunLog log_;
   int64_t step_ = 0;

@@ -350,3 +350,33 @@ TEST_CASE("summary: chance levels and labels", "[compare]") {
   CHECK(format_stat(one) == "0.250");
   CHECK(format_stat(Stat{}) == "-");
 }
+
+TEST_CASE("summary: a sweep of many lengths is shown as its ends and its mean", "[compare]") {
+  // Two seeds of rope swept over 9 extrapolation lengths 64..72: seed 0 scores 0.5 + 0.01 k
+  // at length 64 + k, seed 1 0.1 less; the means are 0.54 and 0.44.
+  std::vector<RunRecord> runs = {run("rope", 0, {0.5, 1.0}, 0.5, 0.5, 1), run("rope", 1, {0.5, 1.0}, 0.4, 0.4, 1)};
+  for (size_t s = 0; s < runs.size(); ++s) {
+    runs[s].log.eval.erase(128);
+    for (int k = 0; k < 9; ++k) runs[s].log.eval[64 + k] = {EvalPoint{100, 0.5 + 0.01 * k - 0.1 * static_cast<double>(s)}};
+  }
+  const std::vector<TaskSummary> tasks = summarize(runs);
+  REQUIRE(tasks.size() == 1);
+  const TaskSummary& t = tasks[0];
+  CHECK(t.lengths.size() == 10);
+  CHECK(t.shown() == std::vector<int64_t>{0, 64, 72, kMeanBeyond});
+  const Stat& mean = t.rows.at(0).acc.at(kMeanBeyond);
+  CHECK(mean.n == 2);
+  CHECK(mean.max == Approx(0.54));
+  CHECK(mean.min == Approx(0.44));
+  CHECK(length_label(t, kMeanBeyond) == "mean 64-72 (9 lengths)");
+  const auto table = task_table(t);
+  CHECK(table[0] == std::vector<std::string>{"#", "encoding", "acc mean 64-72 (9 lengths)", "acc 72", "acc 2x (64)",
+                                             "acc train (8-32)", "first step >= 0.99", "wall s"});
+  CHECK(table[1][2] == "0.490 ± 0.050");
+  const Overview ov = overview(tasks);
+  CHECK(ov.columns.size() == 4);
+  CHECK(ov.columns.back().label == "order · mean 64-72 (9 lengths)");
+  // Eight lengths are still one column each.
+  for (RunRecord& r : runs) r.log.eval.erase(72);
+  CHECK(summarize(runs)[0].shown().size() == 9);
+}

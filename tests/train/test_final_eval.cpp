@@ -1,0 +1,103 @@
+// tests/train/test_final_eval.cpp: the lengths of --eval-lens-final are scored after the last
+// step only, on the same sets --eval-lens would build, with --eval-sequences sequences each
+// (docs/spec.md §3.8).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "data/eval.h"
+#include "train/settings.h"
+#include "train/trainer.h"
+
+using namespace ordo;
+
+namespace {
+
+TrainConfig parity_run() {
+  TrainConfig c;
+  c.task.name = "parity";
+  c.task.max_len = 12;
+  c.model.d_model = 16;
+  c.model.n_heads = 2;
+  c.model.n_layers = 1;
+  c.model.d_ff = 32;
+  c.batch_size = 16;
+  c.steps = 40;
+  c.warmup = 5;
+  c.eval_every = 20;
+  c.eval_sequences = 24;
+  c.seed = 2;
+  return c;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("final-only lengths: scored once, after the last step, as --eval-lens would score them", "[train][eval]") {
+  TrainConfig every = parity_run(), final_only = parity_run();
+  every.eval_lens = {20, 30, 31};
+  final_only.eval_lens = {20};
+  final_only.eval_lens_final = {31, 30};
+  Trainer a(every), b(final_only);
+  a.run();
+  b.run();
+  const RunLog &la = a.log(), &lb = b.log();
+  // --eval-lens: at step 0, 20 and 40; --eval-lens-final: at step 40 alone.
+  REQUIRE(lb.eval.at(20).size() == 3);
+  for (int64_t len : {30, 31}) {
+    INFO("length " << len);
+    REQUIRE(la.eval.at(len).size() == 3);
+    REQUIRE(lb.eval.at(len).size() == 1);
+    const EvalPoint &pa = la.eval.at(len).back(), &pb = lb.eval.at(len).back();
+    CHECK(pb.step == 40);
+    CHECK(same_bits(pa.acc, pb.acc));  // the same set (built alone) and the same model
+    CHECK(same_bits(pa.loss, pb.loss));
+  }
+  // A length in both lists is scored with --eval-lens, at every evaluation, once each time.
+  TrainConfig both = final_only;
+  both.eval_lens_final = {20, 30, 31};
+  Trainer c(both);
+  c.run();
+  CHECK(c.log().eval.at(20).size() == 3);
+  CHECK(c.log().eval.at(31).size() == 1);
+  CHECK(same_bits(c.log().eval.at(31).back().acc, la.eval.at(31).back().acc));
+  CHECK(a.eval_sets().size() == 4);  // the training range and the three lengths
+  CHECK(b.eval_sets().size() == 2);  // the final-only sets are not kept
+  for (const EvalSet& s : a.eval_sets()) CHECK(s.num_sequences() == (s.length == 0 ? kEvalTrainSequences : 24));
+}
+
+TEST_CASE("make_eval_set alone gives the bits of the same set in make_eval_sets", "[data][eval]") {
+  auto task = make_task(TaskConfig{.name = "parity"});
+  const std::vector<EvalSet> all = make_eval_sets(*task, 7, {50, 70}, 32, 64, 40);
+  const EvalSet alone = make_eval_set(*task, 7, 70, 32, 40);
+  REQUIRE(alone.batches.size() == all[2].batches.size());
+  for (size_t i = 0; i < alone.batches.size(); ++i) {
+    CHECK(alone.batches[i].tokens.to_vector() == all[2].batches[i].tokens.to_vector());
+    CHECK(alone.batches[i].targets.to_vector() == all[2].batches[i].targets.to_vector());
+  }
+  CHECK(alone.num_sequences() == 40);
+}
+
+TEST_CASE("final-only lengths: bad lists are refused before training, naming the flag", "[train][eval]") {
+  TrainConfig c = parity_run();
+  c.eval_lens = {20};
+  c.eval_lens_final = {30, 30};
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("listed twice"));
+  c.eval_lens_final = {0};
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("must be positive"));
+  c.eval_lens_final = {};
+  c.eval_sequences = 0;
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("--eval-sequences"));
+  TrainConfig counting = parity_run();
+  counting.task.name = "counting";
+  counting.task.max_len = 20;
+  counting.eval_lens = {40};
+  counting.eval_lens_final = {500};  // counting takes lengths <= 201
+  CHECK_THROWS_WITH(Trainer(counting), Catch::Contains("--eval-lens-final"));
+  TrainConfig order = parity_run();
+  order.task.name = "order";
+  order.task.max_len = 12;
+  order.eval_sequences = 25;
+  CHECK_THROWS_WITH(Trainer(order), Catch::Contains("--eval-sequences must be even"));
+}
