@@ -103,7 +103,7 @@ std::string report_json(const ReportInput& in) {
   j.key("settings").raw("[");
   bool first = true;
   for (const auto& [k, v] : in.settings) {
-    j.raw(first ? "[" : ",[").str(k).raw(",").str(v).raw("]");
+    j.raw(first ? "[" : ",[").str(k).raw(",").str(compact_setting(v)).raw("]");
     first = false;
   }
   j.raw("],");

@@ -72,7 +72,7 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
   std::string given;
   for (const auto& [name, value] : attributes) {
     auto d = defaults.find(name);
-    if (d != defaults.end() && d->second != value && find_setting(name)) given += " --" + name + " " + value;
+    if (d != defaults.end() && d->second != value && find_setting(name)) given += " --" + name + " " + compact_setting(value);
   }
   os << "Settings: " << (given.empty() ? std::string("SPEC defaults") : "SPEC defaults except" + given)
      << ". Every run's settings are attributes of its group in results.h5 (setting.<name>).\n";

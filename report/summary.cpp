@@ -217,6 +217,34 @@ std::string length_label(const TaskSummary& task, int64_t length) {
   return std::to_string(length);
 }
 
+std::string compact_setting(const std::string& value) {
+  std::vector<int64_t> v;
+  size_t at = 0;
+  while (at < value.size()) {
+    const size_t comma = std::min(value.find(',', at), value.size());
+    const std::string item = value.substr(at, comma - at);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return value;
+    v.push_back(std::stoll(item));
+    at = comma + 1;
+  }
+  if (v.size() < 3) return value;
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i + 1;  // the run v[i..j) at step v[i+1] - v[i]
+    if (i + 2 < v.size() && v[i + 1] > v[i])
+      while (j + 1 < v.size() && v[j + 1] - v[j] == v[i + 1] - v[i]) ++j;
+    out += out.empty() ? "" : ",";
+    if (j - i >= 2) {
+      out += std::to_string(v[i]) + ":" + std::to_string(v[j]) + ":" + std::to_string(v[i + 1] - v[i]);
+      i = j + 1;
+    } else {
+      out += std::to_string(v[i]);
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string format_stat(const Stat& s, int decimals) {
   if (s.n == 0 || !std::isfinite(s.mean)) return "-";
   if (s.n == 1) return fixed(s.mean, decimals);

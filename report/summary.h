@@ -172,6 +172,10 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
 std::string length_label(const TaskSummary& task, int64_t length);
 // "0.953 ± 0.031" (3 decimals), "0.953" with one seed, "-" with none.
 std::string format_stat(const Stat& s, int decimals = 3);
+// A setting's value for reading: a list of integers with runs of 3 or more at one step
+// written as ranges, in the flags' own syntax ("41,42,...,500" -> "41:500:1"); any other
+// value as it is.
+std::string compact_setting(const std::string& value);
 
 // The per-task table as rows of cells, ranked (ranked_rows): header first. Columns: #,
 // encoding, [varied,] accuracy at each evaluation length from the longest down to the

@@ -380,3 +380,16 @@ TEST_CASE("summary: a sweep of many lengths is shown as its ends and its mean", 
   for (RunRecord& r : runs) r.log.eval.erase(72);
   CHECK(summarize(runs)[0].shown().size() == 9);
 }
+
+TEST_CASE("summary: a setting's long list of lengths is written as ranges", "[compare]") {
+  std::string sweep;
+  for (int len = 41; len <= 500; ++len) sweep += (sweep.empty() ? "" : ",") + std::to_string(len);
+  CHECK(compact_setting(sweep) == "41:500:1");
+  CHECK(compact_setting("64,128,192,256,300") == "64:256:64,300");
+  CHECK(compact_setting("80,160") == "80,160");
+  CHECK(compact_setting("5,1,2,3") == "5,1:3:1");
+  CHECK(compact_setting("1,2,4,8,16") == "1,2,4,8,16");
+  CHECK(compact_setting("rope,none") == "rope,none");
+  CHECK(compact_setting("") == "");
+  CHECK(compact_setting("0.5,1.5,2.5") == "0.5,1.5,2.5");
+}
