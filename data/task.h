@@ -121,6 +121,8 @@ class Task {
   // its answer slots come after them. What is sized in tokens (the encodings' positions, the
   // memory estimate, --random-positions) asks this, never `length` itself.
   virtual int64_t tokens(int64_t length) const { return length; }
+  // What `length` counts, for axes and tables: "tokens", or "input symbols" (transduction).
+  virtual std::string length_unit() const { return "tokens"; }
 
   // The evaluation twin of an example, if the task has one: `order` returns the sequence
   // with A and B exchanged (label flipped), so evaluation sets are swap-paired.

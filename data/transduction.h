@@ -42,6 +42,7 @@ class TransductionTask : public Task {
   double chance_level() const override { return 1.0 / static_cast<double>(output_alphabet()); }
   int64_t min_valid_len() const override { return 1; }
   int64_t tokens(int64_t length) const override { return input_length(length) + output_length(length); }
+  std::string length_unit() const override { return "input symbols"; }
   std::vector<MetricInfo> metrics() const override {
     return {{"acc", "share of answer slots right"},
             {"exact", "share of sequences with every answer slot right"},

@@ -383,7 +383,9 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                      (sweep ? std::string("band") : std::string("bars")) + ": min-max over seeds; "
                      "dotted: the longest training length" +
                      (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
-                 "evaluation length (log scale; dotted: the longest training length)", "accuracy", x_axis,
+"evaluation length" + (t.length_unit == "tokens" ? std::string() : " in " + t.length_unit) +
+                     " (log scale; dotted: the longest training length)",
+                 "accuracy", x_axis,
                  "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
                  false, true, "evaluation length", "set xtics (" + blank_tics + ")\n"};
   f.x_axis += "set xlabel offset 0,-0.6\n";

@@ -139,6 +139,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       ts.chance = t->chance_level();
       for (const MetricInfo& m : t->metrics())
         if (m.name == "acc") ts.accuracy_meaning = m.meaning;
+      ts.length_unit = t->length_unit();
     } else {
       ts.chance = kNaN;
     }
@@ -597,6 +598,7 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
     if (std::isfinite(t.chance)) os << " (chance " << fixed(t.chance, 3) << ")";
     os << "\n\n";
     if (!t.accuracy_meaning.empty()) os << "acc: " << t.accuracy_meaning << ".\n\n";
+    if (t.length_unit != "tokens") os << "Lengths count " << t.length_unit << ", not tokens.\n\n";
     bool any = false;
     for (const Finding& f : notes)
       if (f.task == t.task) os << "- " << f.text << "\n", any = true;

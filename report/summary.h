@@ -98,6 +98,7 @@ struct TaskSummary {
   int64_t min_len = -1, max_len = -1;  // training range (-1 = unknown)
   double chance = 0;                   // chance_level(); NaN when unknown
   std::string accuracy_meaning;        // what acc counts for this task (Task::metrics); "" when unknown
+  std::string length_unit = "tokens";  // what a length counts (Task::length_unit)
   double solved = 0.99;                // the threshold first_solved_step counts from
   std::vector<int64_t> lengths;        // every evaluation length present, 0 first
   std::vector<int64_t> columns;        // the ones tables and the overview show (see above); empty = lengths

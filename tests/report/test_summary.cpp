@@ -393,3 +393,14 @@ TEST_CASE("summary: a setting's long list of lengths is written as ranges", "[co
   CHECK(compact_setting("") == "");
   CHECK(compact_setting("0.5,1.5,2.5") == "0.5,1.5,2.5");
 }
+
+TEST_CASE("summary: a task whose lengths count input symbols says so", "[compare]") {
+  std::vector<RunRecord> runs = {run("rope", 0, {0.5, 1.0}, 0.5, 0.5, 1)};
+  const std::vector<TaskSummary> order = summarize(runs);
+  CHECK(order.at(0).length_unit == "tokens");
+  runs[0].task = "parity";
+  const std::vector<TaskSummary> parity = summarize(runs);
+  CHECK(parity.at(0).length_unit == "input symbols");
+  CHECK(render_summary_markdown(parity, {}, "", {}).find("Lengths count input symbols, not tokens.") != std::string::npos);
+  CHECK(render_summary_markdown(order, {}, "", {}).find("Lengths count") == std::string::npos);
+}
