@@ -77,12 +77,22 @@ try {
     const data = await page.evaluate(() => JSON.parse(document.getElementById('ordo-data').textContent));
 
     // ---- the overview heatmap ----
-    const heat = await page.evaluate(() => {
-      const t = document.getElementById('ordo-overview');
-      if (!t) return null;
-      return [...t.tBodies[0].rows].map(r => [...r.cells].filter(c => c.tagName === 'TD').map(c => c.textContent));
+    // One table per band of whole tasks (at most 15 columns, or one task): a series' cells are
+    // its row in every band, in order.
+    const bands = await page.evaluate(() => {
+      const box = document.getElementById('ordo-overview');
+      if (!box) return null;
+      return [...box.querySelectorAll('table')].map(t => ({
+        tasks: [...t.tHead.rows[0].cells].filter(c => c.classList.contains('task-group')).map(c => c.textContent),
+        rows: [...t.tBodies[0].rows].map(r => [...r.cells].filter(c => c.tagName === 'TD').map(c => c.textContent)),
+      }));
     });
-    if (check(heat !== null, 'the overview heatmap (table#ordo-overview) is missing')) {
+    const heat = bands && bands.length ? bands[0].rows.map((_, i) => bands.flatMap(b => b.rows[i] || [])) : null;
+    if (bands) bands.forEach((b, k) => {
+      const cols = b.rows.length ? b.rows[0].length : 0;
+      check(cols <= 15 || b.tasks.length === 1, `overview band ${k + 1} has ${cols} columns of ${b.tasks.length} tasks; a band holds at most 15, or one task`);
+    });
+    if (check(heat !== null, 'the overview heatmap (div#ordo-overview, one table per band) is missing')) {
       const rows = data.overview.rows, cols = data.overview.columns.length;
       check(heat.length === rows.length, `the overview has ${heat.length} rows, the data ${rows.length}`);
       heat.forEach((cells, i) => {
