@@ -35,6 +35,7 @@ class PasskeyTask final : public Task {
   int64_t num_classes() const override { return 10; }
   double chance_level() const override { return 0.1; }
   int64_t min_valid_len() const override { return 2 * (kDigits + 1); }
+  std::string distance_name() const override { return "depth"; }
   std::vector<MetricInfo> metrics() const override {
     return {{"acc", "share of passkey digits recalled"},
             {"exact", "share of sequences whose whole passkey is recalled (the papers' accuracy)"},

@@ -123,6 +123,9 @@ class Task {
   virtual int64_t tokens(int64_t length) const { return length; }
   // What `length` counts, for axes and tables: "tokens", or "input symbols" (transduction).
   virtual std::string length_unit() const { return "tokens"; }
+  // What Example::distance measures, for the accuracy-by-distance figure's axis: "distance",
+  // or for passkey "depth" (how far back the key sits).
+  virtual std::string distance_name() const { return "distance"; }
 
   // The evaluation twin of an example, if the task has one: `order` returns the sequence
   // with A and B exchanged (label flipped), so evaluation sets are swap-paired.

@@ -173,6 +173,7 @@ std::string report_json(const ReportInput& in) {
     j.raw(ti ? ",{" : "{").key("task").str(t.task).raw(",").key("chance").num(t.chance).raw(",");
     j.key("accuracy_meaning").str(t.accuracy_meaning).raw(",");
     j.key("length_unit").str(t.length_unit).raw(",");
+    j.key("distance_name").str(t.distance_name).raw(",");
     j.key("train_range").raw("[").num(static_cast<double>(t.min_len)).raw(",").num(static_cast<double>(t.max_len));
     j.raw("],").key("steps").num(static_cast<double>(steps)).raw(",").key("seeds").num(seeds).raw(",");
     const auto table = task_table(t);

@@ -440,12 +440,13 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
   if (t.max_len > 0 && static_cast<size_t>(t.max_len) < d->distances)
     extra = "set arrow from " + std::to_string(t.max_len - 1) + ", graph 0 to " + std::to_string(t.max_len - 1) +
             ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
-  const std::string xlabel = std::string(d->bin_width == 1 ? "distance" : "distance (bins of " + std::to_string(d->bin_width) + ")") +
-                             (extra.empty() ? "" : "; dotted: the longest trained distance");
-  SeriesFigure f{t.task + ": accuracy against distance, " + d->set_name + " (final evaluation, seeds pooled" +
+  const std::string& what = t.distance_name;  // "distance", or passkey's "depth"
+  const std::string xlabel = (d->bin_width == 1 ? what : what + " (bins of " + std::to_string(d->bin_width) + ")") +
+                             (extra.empty() ? "" : "; dotted: the longest trained " + what);
+  SeriesFigure f{t.task + ": accuracy against " + what + ", " + d->set_name + " (final evaluation, seeds pooled" +
                      (series.size() > kMaxOverlaid ? std::string("; grey: the others)") : std::string(")")),
                  xlabel, "accuracy", x_axis, "set yrange [0:1.02]\nset ytics 0,0.2\n", extra,
-                 std::isfinite(t.chance) ? num(t.chance) : "", false, false, "distance"};
+                 std::isfinite(t.chance) ? num(t.chance) : "", false, false, what};
   int width = 0, height = 0;
   std::ostringstream body;
   const double count_px = 170;  // the panel of counts at the bottom

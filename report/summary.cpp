@@ -140,6 +140,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       for (const MetricInfo& m : t->metrics())
         if (m.name == "acc") ts.accuracy_meaning = m.meaning;
       ts.length_unit = t->length_unit();
+      ts.distance_name = t->distance_name();
     } else {
       ts.chance = kNaN;
     }

@@ -99,6 +99,7 @@ struct TaskSummary {
   double chance = 0;                   // chance_level(); NaN when unknown
   std::string accuracy_meaning;        // what acc counts for this task (Task::metrics); "" when unknown
   std::string length_unit = "tokens";  // what a length counts (Task::length_unit)
+  std::string distance_name = "distance";  // what a sequence's distance measures (Task::distance_name)
   double solved = 0.99;                // the threshold first_solved_step counts from
   std::vector<int64_t> lengths;        // every evaluation length present, 0 first
   std::vector<int64_t> columns;        // the ones tables and the overview show (see above); empty = lengths

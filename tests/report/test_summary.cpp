@@ -403,4 +403,7 @@ TEST_CASE("summary: a task whose lengths count input symbols says so", "[compare
   CHECK(parity.at(0).length_unit == "input symbols");
   CHECK(render_summary_markdown(parity, {}, "", {}).find("Lengths count input symbols, not tokens.") != std::string::npos);
   CHECK(render_summary_markdown(order, {}, "", {}).find("Lengths count") == std::string::npos);
+  CHECK(order.at(0).distance_name == "distance");
+  runs[0].task = "passkey";
+  CHECK(summarize(runs).at(0).distance_name == "depth");  // its distance is the key's depth
 }
