@@ -405,5 +405,6 @@ TEST_CASE("summary: a task whose lengths count input symbols says so", "[compare
   CHECK(render_summary_markdown(order, {}, "", {}).find("Lengths count") == std::string::npos);
   CHECK(order.at(0).distance_name == "distance");
   runs[0].task = "passkey";
+  runs[0].settings["min-len"] = "16";  // passkey takes lengths from 12
   CHECK(summarize(runs).at(0).distance_name == "depth");  // its distance is the key's depth
 }
