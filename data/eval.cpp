@@ -71,9 +71,10 @@ void check_eval_length(const Task& task, int64_t len, const std::string& flag) {
              " within it");
 }
 
-EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences) {
+EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences,
+                      const std::string& flag) {
   ORDO_CHECK(batch_size > 0, task.name(), ": batch_size must be > 0, got ", batch_size);
-  if (length > 0) check_eval_length(task, length);
+  if (length > 0) check_eval_length(task, length, flag);
   // The sets' own seed, one per set, never equal to a training seed's streams.
   const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
   const uint64_t set_seed = mix64(eval_seed + mix64(static_cast<uint64_t>(length)));

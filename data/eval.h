@@ -43,7 +43,8 @@ std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
 // One of those sets alone, the same bits as in make_eval_sets: the set of `length` (0 = the
 // training range) with `sequences` sequences. Each set's stream depends on (seed, length)
 // only, so a set can be built when it is needed (the final-only lengths, TrainConfig).
-EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences);
+EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences,
+                      const std::string& flag = "--eval-lens");
 
 // Throws unless the task takes sequences of `length`, naming its valid range and `flag`.
 void check_eval_length(const Task& task, int64_t length, const std::string& flag = "--eval-lens");

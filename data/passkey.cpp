@@ -36,6 +36,7 @@ class PasskeyTask final : public Task {
   double chance_level() const override { return 0.1; }
   int64_t min_valid_len() const override { return 2 * (kDigits + 1); }
   std::string distance_name() const override { return "depth"; }
+  int64_t longest_distance(int64_t length) const override { return length - kDigits - 1; }  // key at 0
   std::vector<MetricInfo> metrics() const override {
     return {{"acc", "share of passkey digits recalled"},
             {"exact", "share of sequences whose whole passkey is recalled (the papers' accuracy)"},

@@ -62,7 +62,8 @@ struct Example {
   std::vector<uint8_t> scored{};   // (L) 1 = contributes to loss and metrics (token head)
   int32_t label = -1;            // the sequence's class (pooled head)
   // The distance the answer spans, for the accuracy-by-distance curves (docs/spec.md §3.9):
-  // `order` |pos(A) - pos(B)|, `recall` the query's position minus its key's. -1 = none.
+  // `order` |pos(A) - pos(B)|, `recall` the query's position minus its key's, `passkey` the
+  // key's depth. -1 = none.
   int32_t distance = -1;
 };
 
@@ -126,6 +127,8 @@ class Task {
   // What Example::distance measures, for the accuracy-by-distance figure's axis: "distance",
   // or for passkey "depth" (how far back the key sits).
   virtual std::string distance_name() const { return "distance"; }
+  // The largest distance a sequence of `length` can record (length - 1 by default).
+  virtual int64_t longest_distance(int64_t length) const { return length - 1; }
 
   // The evaluation twin of an example, if the task has one: `order` returns the sequence
   // with A and B exchanged (label flipped), so evaluation sets are swap-paired.

@@ -37,30 +37,6 @@ const std::vector<cli::Option>& train_options() {
   return opts;
 }
 
-// "acc 0.98 @80 0.91 @160 0.52": the latest accuracy per evaluation length; past 6 lengths
-// (a sweep such as --eval-lens-final 41:500:1) their mean and both ends instead.
-std::string eval_summary(const RunLog& log) {
-  std::ostringstream os;
-  os.precision(3);
-  os << std::fixed;
-  std::vector<std::pair<int64_t, double>> beyond;
-  for (const auto& [len, points] : log.eval) {
-    if (points.empty()) continue;
-    if (len == 0) os << "acc " << points.back().acc << " ";
-    else beyond.emplace_back(len, points.back().acc);
-  }
-  if (beyond.size() <= 6) {
-    for (const auto& [len, acc] : beyond) os << "@" << len << " " << acc << " ";
-  } else {
-    double sum = 0;
-    for (const auto& [len, acc] : beyond) sum += acc;
-    os << "@" << beyond.front().first << ".." << beyond.back().first << " mean " << sum / static_cast<double>(beyond.size())
-       << " over " << beyond.size() << " lengths (@" << beyond.front().first << " " << beyond.front().second << ", @"
-       << beyond.back().first << " " << beyond.back().second << ") ";
-  }
-  return os.str();
-}
-
 }  // namespace
 
 int cmd_train(const Args& args) {

@@ -174,6 +174,7 @@ std::string report_json(const ReportInput& in) {
     j.key("accuracy_meaning").str(t.accuracy_meaning).raw(",");
     j.key("length_unit").str(t.length_unit).raw(",");
     j.key("distance_name").str(t.distance_name).raw(",");
+    j.key("sweep").raw(t.lengths.size() > kMaxLengthColumns + 1 ? "true" : "false").raw(",");
     j.key("train_range").raw("[").num(static_cast<double>(t.min_len)).raw(",").num(static_cast<double>(t.max_len));
     j.raw("],").key("steps").num(static_cast<double>(steps)).raw(",").key("seeds").num(seeds).raw(",");
     const auto table = task_table(t);
@@ -213,7 +214,8 @@ std::string report_json(const ReportInput& in) {
                     kMinBinRows);
       j.raw("{").key("set").str(d->set_name).raw(",").key("bin_width").num(static_cast<double>(d->bin_width));
       j.raw(",").key("min_count").num(kMinBinRows).raw(",").key("rule").str(rule).raw(",");
-      j.key("longest_trained").num(t.max_len > 0 ? static_cast<double>(t.max_len - 1) : NAN).raw(",");
+      const int64_t longest = t.longest_trained_distance >= 0 ? t.longest_trained_distance : t.max_len - 1;
+      j.key("longest_trained").num(longest >= 0 ? static_cast<double>(longest) : NAN).raw(",");
       j.key("series").raw("[");
       for (size_t si = 0; si < d->series.size(); ++si) {
         const DistanceSeries& s = d->series[si];

@@ -357,28 +357,27 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
   const double lo = x_min / 1.25, hi = x_max * 1.25;
   const double panel_px = series.size() > kMaxOverlaid ? 270 : 1000;
   const double min_gap = series.size() > kMaxOverlaid ? 40 : 80;
-  std::string tics;
+  std::string tics, blank_tics;  // blank_tics: the same ticks without their (two-line) labels, for inner panels
   double last_px = -1e9;
   for (int64_t len : t.lengths) {
     const double x = len == 0 ? train_x : static_cast<double>(len);
     const double px = panel_px * std::log2(x / lo) / std::log2(hi / lo);
     if (px - last_px < min_gap) continue;
     last_px = px;
+    blank_tics += (blank_tics.empty() ? "\"\" " : ", \"\" ") + num(x);
     std::string label = length_label(t, len);
     const size_t space = label.find(' ');
     if (space != std::string::npos) label = label.substr(0, space) + "\n" + label.substr(space + 1);
     tics += (tics.empty() ? "" : ", ") + quote(label) + " " + num(x);
   }
   std::string x_axis = "set logscale x 2\nset xrange [" + num(lo) + ":" + num(hi) + "]\nset xtics (" + tics + ")\n";
-  std::string blank_tics;  // the same ticks without their (two-line) labels, for inner panels
-  for (int64_t len : t.lengths) blank_tics += (blank_tics.empty() ? "\"\" " : ", \"\" ") + num(len == 0 ? train_x : static_cast<double>(len));
   std::string extra;
   if (t.max_len > 0)
     extra = "set arrow from " + std::to_string(t.max_len) + ", graph 0 to " + std::to_string(t.max_len) +
             ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
   // A sweep of many lengths (--eval-lens-final 41:500:1) is a curve: min-max bands, not a
   // forest of error bars, and no sideways dodge (neighbouring lengths are closer than it).
-  const bool sweep = t.lengths.size() > kMaxLengthColumns + 1;
+  const bool sweep = t.lengths.size() > kMaxLengthColumns + 1;  // the training range and the sweep
   SeriesFigure f{t.task + ": accuracy against evaluation length (final evaluation; " +
                      (sweep ? std::string("band") : std::string("bars")) + ": min-max over seeds; "
                      "dotted: the longest training length" +
@@ -437,8 +436,9 @@ std::optional<PlotFiles> write_distance_plot(const std::string& dir, const TaskS
   const std::string x_axis = "set xrange [0:" + num(span) + "]\nset xtics 0," +
                              num(nice_step(span, series.size() > kMaxOverlaid ? 4 : 10)) + "\n";
   std::string extra;
-  if (t.max_len > 0 && static_cast<size_t>(t.max_len) < d->distances)
-    extra = "set arrow from " + std::to_string(t.max_len - 1) + ", graph 0 to " + std::to_string(t.max_len - 1) +
+  const int64_t longest = t.longest_trained_distance >= 0 ? t.longest_trained_distance : t.max_len - 1;
+  if (longest >= 0 && static_cast<size_t>(longest) + 1 < d->distances)
+    extra = "set arrow from " + std::to_string(longest) + ", graph 0 to " + std::to_string(longest) +
             ", graph 1 nohead dt 3 lc rgb \"#666666\"\n";
   const std::string& what = t.distance_name;  // "distance", or passkey's "depth"
   const std::string xlabel = (d->bin_width == 1 ? what : what + " (bins of " + std::to_string(d->bin_width) + ")") +
@@ -610,9 +610,10 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
            << quote("Overview: final accuracy, mean over " + std::to_string(seeds) +
                     (seeds == 1 ? " seed" : " seeds (± half the min-max range)") + "; rows ordered by how far they generalise")
            << " at screen 0.5, screen " << y_at(22) << " center font \",13\"\n";
-      // The colour bar in pixels, 24 wide and 20 right of the first band's cells: gnuplot's
-      // default sizes it by the plot's width, so 26 columns pushed its ticks off the canvas.
-      body << "set colorbox user origin screen " << x_at(left + cell_w * static_cast<double>(n) + 20) << ", screen "
+      // The colour bar in pixels, 24 wide and 20 right of the widest band's cells (its label
+      // may hang below the first band): gnuplot's default sizes it by the plot's width, so
+      // 26 columns pushed its ticks off the canvas.
+      body << "set colorbox user origin screen " << x_at(left + cell_w * static_cast<double>(widest) + 20) << ", screen "
            << y_at(cells_bottom) << " size screen " << num(24.0 / width) << ", screen "
            << num(cell_h * static_cast<double>(rows) / height) << "\n";
     } else {

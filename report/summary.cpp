@@ -141,6 +141,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
         if (m.name == "acc") ts.accuracy_meaning = m.meaning;
       ts.length_unit = t->length_unit();
       ts.distance_name = t->distance_name();
+      ts.longest_trained_distance = t->longest_distance(t->max_len());
     } else {
       ts.chance = kNaN;
     }
@@ -184,13 +185,15 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       ts.columns = {beyond.front(), beyond.back(), kMeanBeyond};
       if (ts.lengths.front() == 0) ts.columns.insert(ts.columns.begin(), 0);
       for (EncodingSummary& es : ts.rows) {
-        std::vector<double> means;  // a seed that lacks a length has no mean
+        // Each seed's mean over its own extrapolation lengths: a swept setting (--vary
+        // max-len) can give rows different default lengths beside the sweep.
+        std::vector<double> means;
         for (const SeedOutcome& so : es.per_seed) {
           double sum = 0;
           size_t n = 0;
-          for (int64_t len : beyond)
-            if (auto it = so.acc.find(len); it != so.acc.end()) sum += it->second, ++n;
-          if (n == beyond.size()) means.push_back(sum / static_cast<double>(n));
+          for (const auto& [len, acc] : so.acc)
+            if (len > 0) sum += acc, ++n;
+          if (n > 0) means.push_back(sum / static_cast<double>(n));
         }
         es.acc[kMeanBeyond].add_all(means);
       }

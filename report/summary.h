@@ -88,9 +88,9 @@ struct EncodingSummary {
 // and the overview as its mean, the paper's score (Deletang et al. and Ruoss et al. average
 // over their test lengths), and its two ends: more than kMaxLengthColumns lengths make the
 // columns {training, shortest, longest, mean}; the mean's key in EncodingSummary::acc is
-// kMeanBeyond (each seed's mean over the lengths, then over seeds). The figures of accuracy
+// kMeanBeyond (each seed's mean over its extrapolation lengths, then over seeds). The figures of accuracy
 // against length keep every length.
-constexpr size_t kMaxLengthColumns = 8;
+constexpr size_t kMaxLengthColumns = kSweepLengths;  // train/run_log.h
 constexpr int64_t kMeanBeyond = -1;
 
 struct TaskSummary {
@@ -100,6 +100,7 @@ struct TaskSummary {
   std::string accuracy_meaning;        // what acc counts for this task (Task::metrics); "" when unknown
   std::string length_unit = "tokens";  // what a length counts (Task::length_unit)
   std::string distance_name = "distance";  // what a sequence's distance measures (Task::distance_name)
+  int64_t longest_trained_distance = -1;   // Task::longest_distance(max_len); -1 = unknown
   double solved = 0.99;                // the threshold first_solved_step counts from
   std::vector<int64_t> lengths;        // every evaluation length present, 0 first
   std::vector<int64_t> columns;        // the ones tables and the overview show (see above); empty = lengths

@@ -77,16 +77,6 @@ bool non_empty_dir(const std::string& dir) {
   return fs::exists(dir, ec) && (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec));
 }
 
-// "acc 0.998  @64 0.951  @128 0.602": the latest evaluation of each length.
-std::string eval_text(const RunLog& log) {
-  std::ostringstream os;
-  os.precision(3);
-  os << std::fixed;
-  for (const auto& [len, points] : log.eval)
-    if (!points.empty()) os << (len == 0 ? std::string("acc ") : "  @" + std::to_string(len) + " ") << points.back().acc;
-  return os.str();
-}
-
 std::string task_steps_text(const std::vector<std::pair<std::string, int64_t>>& task_steps) {
   std::vector<std::string> items;
   for (const auto& [task, steps] : task_steps) items.push_back(task + "=" + std::to_string(steps));
@@ -405,7 +395,7 @@ std::vector<RunRecord> Session::run() {
       if (!r.finished()) continue;
       slots_[i] = record_of(r, r.checkpoint->log);
       ++runs_done_;
-      message(runs_done_text() + r.label() + ": finished earlier, skipped (" + eval_text(r.checkpoint->log) + ")");
+      message(runs_done_text() + r.label() + ": finished earlier, skipped (" + eval_summary(r.checkpoint->log) + ")");
     }
     if (jobs_ > 1 && !world_.distributed())
       message(std::to_string(jobs_) + " runs at a time, " +
@@ -674,7 +664,7 @@ void Session::run_finished(size_t i, const Trainer& trainer) {
   }
   ++runs_done_;
   ++trained_;
-  message(runs_done_text() + r.label() + ": " + eval_text(trainer.log()) + " (" +
+  message(runs_done_text() + r.label() + ": " + eval_summary(trainer.log()) + " (" +
           format_duration(trainer.log().total_wall_seconds) + ")");
 }
 
@@ -689,7 +679,7 @@ void Session::remote_run_ended(int rank, size_t i, bool done) {
              r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
   ++runs_done_;
   ++trained_;
-  message(runs_done_text() + r.label() + ": " + eval_text(ck.log) + " (" + format_duration(ck.log.total_wall_seconds) +
+  message(runs_done_text() + r.label() + ": " + eval_summary(ck.log) + " (" + format_duration(ck.log.total_wall_seconds) +
           ", rank " + std::to_string(rank) + ")");
 }
 

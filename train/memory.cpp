@@ -119,7 +119,8 @@ const Measured& measured(const TrainConfig& cfg, const Task& task) {
   static std::mutex mu;
   static std::map<std::string, Measured> cache;
   std::map<std::string, std::string> key_settings = to_settings(cfg);
-  for (const char* k : {"seed", "steps", "layers", "batch", "micro-batches", "eval-lens", "eval-batch", "eval-every"}) key_settings.erase(k);
+  for (const char* k : {"seed", "steps", "layers", "batch", "micro-batches", "eval-lens", "eval-lens-final",
+                        "eval-sequences", "eval-batch", "eval-every"}) key_settings.erase(k);
   std::string key;
   for (const auto& [k, v] : key_settings) key += k + "=" + v + ";";
   std::lock_guard<std::mutex> lock(mu);
@@ -182,11 +183,11 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
   for (int64_t len : cfg.eval_lens_final)
     if (std::find(lens.begin(), lens.end(), len) == lens.end()) sets.push_back({len, cfg.eval_sequences, false});
   constexpr int64_t kBytesPerToken = 12;  // token id, target, score mask
-  int64_t largest_set = 0;
+  int64_t largest_held = 0, largest_final = 0;
   for (const auto& [len, count, held] : sets) {
     const int64_t bytes = kBytesPerToken * count * task.tokens(len);
     if (held) need.eval_sets += bytes;
-    largest_set = std::max(largest_set, bytes);
+    (held ? largest_held : largest_final) = std::max(held ? largest_held : largest_final, bytes);
     const int64_t step = static_cast<int64_t>(static_cast<double>(eval_rows(task.tokens(len), cfg.eval_batch)) *
                                               per_sequence(m, &Probe::eval, layers, len));
     if (step > need.eval_step) {
@@ -194,7 +195,9 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
       need.eval_length = len;
     }
   }
-  need.eval_sets += largest_set;  // a set's examples and its batches exist together while it is built
+  // A set's examples and its batches exist together while it is built (a held set's batches
+  // are counted above); a final-only set is built after the others, beside them.
+  need.eval_sets += std::max(largest_held, 2 * largest_final);
   return need;
 }
 

@@ -6,9 +6,14 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace ordo {
+
+// More extrapolation lengths than this are a sweep (--eval-lens-final 41:500:1): one-line
+// summaries, tables and the overview show their mean and both ends, not each length.
+constexpr size_t kSweepLengths = 8;
 
 struct EvalPoint {
   int64_t step = 0;
@@ -27,5 +32,9 @@ struct RunLog {
   std::map<int64_t, std::vector<EvalPoint>> eval;       // eval length (0 = training range) -> curve
   double total_wall_seconds = 0;
 };
+
+// "acc 0.998 @64 0.951 @128 0.602": the latest accuracy of each evaluation length; for a
+// sweep, "acc 0.998 @41..500 mean 0.713 over 460 lengths (@41 0.990, @500 0.402)".
+std::string eval_summary(const RunLog& log);
 
 }  // namespace ordo

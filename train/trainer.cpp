@@ -10,6 +10,7 @@
 
 #include "core/ops.h"
 #include "core/rng.h"
+#include "layers/posenc/table_cache.h"
 #include "train/memory.h"
 #include "train/micro_batches.h"
 #include "train/random_positions.h"
@@ -182,10 +183,12 @@ EvalResult Trainer::evaluate_set(const EvalSet& set) {
 std::vector<EvalResult> Trainer::evaluate(bool final_sets) {
   std::vector<EvalResult> out;
   for (const EvalSet& set : eval_sets_) out.push_back(evaluate_set(set));
-  if (final_sets)  // one at a time: built, scored, dropped
+  if (final_sets)  // one at a time: built, scored, dropped, with the encodings' tables for it
     for (int64_t len : cfg_.eval_lens_final)
-      if (std::none_of(eval_sets_.begin(), eval_sets_.end(), [len](const EvalSet& s) { return s.length == len; }))
-        out.push_back(evaluate_set(make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences)));
+      if (std::none_of(eval_sets_.begin(), eval_sets_.end(), [len](const EvalSet& s) { return s.length == len; })) {
+        out.push_back(evaluate_set(make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final")));
+        release_table_caches();
+      }
   return out;
 }
 

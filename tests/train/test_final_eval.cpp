@@ -5,7 +5,10 @@
 
 #include <cstring>
 
+#include <memory>
+
 #include "data/eval.h"
+#include "layers/posenc/table_cache.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -100,4 +103,20 @@ TEST_CASE("final-only lengths: bad lists are refused before training, naming the
   order.task.max_len = 12;
   order.eval_sequences = 25;
   CHECK_THROWS_WITH(Trainer(order), Catch::Contains("--eval-sequences must be even"));
+}
+
+TEST_CASE("release_table_caches empties every live cache, and handles given out stay valid", "[train][eval]") {
+  TableCache<int64_t, std::shared_ptr<int64_t>> a, b;
+  const auto kept = a.get(5, [] { return std::make_shared<int64_t>(25); });
+  b.get(7, [] { return std::make_shared<int64_t>(49); });
+  b.get(8, [] { return std::make_shared<int64_t>(64); });
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 2);
+  release_table_caches();  // as the trainer does after each --eval-lens-final set
+  CHECK(a.size() == 0);
+  CHECK(b.size() == 0);
+  CHECK(*kept == 25);
+  int builds = 0;
+  CHECK(*a.get(5, [&] { ++builds; return std::make_shared<int64_t>(25); }) == 25);
+  CHECK(builds == 1);  // rebuilt on the next use
 }
