@@ -6,6 +6,7 @@
 // (training) and 512 (evaluation) then holds, read from the tensor pool's counters.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -79,4 +80,20 @@ TEST_CASE("memory: settings that do not fit are refused before anything large is
   ::unsetenv("ORDO_MEMORY_AVAILABLE");
   c.model.n_layers = 3;
   CHECK_NOTHROW(Trainer(c));
+}
+
+TEST_CASE("memory: final-only lengths are counted one at a time, built beside the held sets", "[train][memory]") {
+  // shift at 256: every set's sequences are exactly their length in tokens; 12 bytes a token.
+  TrainConfig every = config("shift", "rope"), final_only = config("shift", "rope");
+  every.eval_lens = {300, 400, 512};
+  final_only.eval_lens = {512};
+  final_only.eval_lens_final = {300, 400};
+  const Trainer a(every), b(final_only);
+  const MemoryNeed na = estimate_memory(a.config(), a.task()), nb = estimate_memory(b.config(), b.task());
+  const int64_t train_set = 12 * kEvalTrainSequences * 256, set = 12 * 256;  // the latter per token of length
+  CHECK(na.eval_sets == train_set + set * (300 + 400 + 512) + std::max(train_set, set * 512));
+  CHECK(nb.eval_sets == train_set + set * 512 + 2 * set * 400);  // the 400 set's examples and batches
+  CHECK(nb.eval_sets < na.eval_sets);
+  CHECK(nb.eval_step == na.eval_step);  // the largest evaluation batch is a held set's in both
+  CHECK(nb.eval_length == na.eval_length);
 }
