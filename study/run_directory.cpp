@@ -119,18 +119,25 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
     if (want != num_threads()) omp_set_num_threads(want);
   };
   share_cores();
+  auto checkpoint = [&] {
+    save_checkpoint(checkpoint_path(), trainer_->checkpoint());
+    save_log();
+    clock.reset();
+  };
   try {
-    trainer_->run([&](const StepInfo& s) {
-      share_cores();
-      if (on_step) on_step(s);
-      const bool by_step = every > 0 && (s.step + 1) % every == 0;
-      if (leader_ && (by_step || clock.due()) && s.step + 1 < s.total) {
-        save_checkpoint(checkpoint_path(), trainer_->checkpoint());
-        save_log();
-        clock.reset();
-      }
-      return interrupt_signal() == 0;  // a signal: stop after this step
-    });
+    trainer_->run(
+        [&](const StepInfo& s) {
+          share_cores();
+          if (on_step) on_step(s);
+          const bool by_step = every > 0 && (s.step + 1) % every == 0;
+          const bool last = s.step + 1 == s.total;  // before the final sweep, if one is left
+          if (leader_ && (last ? !trainer_->finished() : by_step || clock.due())) checkpoint();
+          return interrupt_signal() == 0;  // a signal: stop after this step
+        },
+        [&] {  // after each final length: the sweep can take hours
+          if (leader_ && clock.due()) checkpoint();
+          return interrupt_signal() == 0;
+        });
   } catch (const Error&) {
     omp_set_num_threads(limit);
     save_log_after_failure();  // the curve up to the fault; the last good checkpoint stays as it was
@@ -144,11 +151,16 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
     throw;
   }
   save_log();
-  if (!trainer_->finished())
-    throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()) + " at step " +
-                                              std::to_string(trainer_->step()) + " of " +
-                                              std::to_string(trainer_->config().steps) + ": checkpointed in " +
+  if (!trainer_->finished()) {
+    const TrainConfig& cfg = trainer_->config();
+    const std::string where =
+        trainer_->step() < cfg.steps
+            ? "at step " + std::to_string(trainer_->step()) + " of " + std::to_string(cfg.steps)
+            : "in the final evaluation, " + std::to_string(final_lengths_pending(cfg, trainer_->log()).size()) +
+                  " of its " + std::to_string(cfg.eval_lens_final.size()) + " lengths left";
+    throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()) + " " + where + ": checkpointed in " +
                                               checkpoint_path() + "; continue with --resume");
+  }
 }
 
 }  // namespace ordo

@@ -167,7 +167,8 @@ std::string variant_label(const std::vector<std::pair<std::string, std::string>>
 
 bool StudyRun::finished() const {
   return checkpoint && checkpoint->step == config.steps &&
-         static_cast<int64_t>(checkpoint->log.step.size()) == config.steps;
+         static_cast<int64_t>(checkpoint->log.step.size()) == config.steps &&
+         final_lengths_pending(config, checkpoint->log).empty();
 }
 
 Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
@@ -334,6 +335,9 @@ class Session {
   void train(int id, size_t i, int& my_threads) EXCLUDES(mu_);
   bool on_step(int id, size_t i, const Trainer& trainer, const StepInfo& s, CheckpointClock& clock,
                int& my_threads) EXCLUDES(mu_);
+  bool after_final_length(size_t i, const Trainer& trainer, CheckpointClock& clock) EXCLUDES(mu_);
+  // The run's checkpoint, and (rank 0) its curve into results.h5.
+  void save_state(size_t i, const Trainer& trainer, CheckpointClock& clock) REQUIRES(mu_);
   void run_failed(size_t i, const Trainer* trainer, std::exception_ptr error) REQUIRES(mu_);
   void run_stopped(size_t i) REQUIRES(mu_);
   void run_finished(size_t i, const Trainer& trainer) REQUIRES(mu_);
@@ -540,14 +544,15 @@ void Session::train(int id, size_t i, int& my_threads) {
       MutexLock lock(mu_);
       fs::create_directories(fs::path(r.checkpoint_path).parent_path());
     }
-    trainer->run([&](const StepInfo& s) { return on_step(id, i, *trainer, s, clock, my_threads); });
+    trainer->run([&](const StepInfo& s) { return on_step(id, i, *trainer, s, clock, my_threads); },
+                 [&] { return after_final_length(i, *trainer, clock); });
   } catch (...) {
     error = std::current_exception();
   }
   MutexLock lock(mu_);
   status_[static_cast<size_t>(id)].clear();
   if (error) run_failed(i, trainer.get(), error);
-  else if (trainer->step() < r.config.steps) run_stopped(i);
+  else if (!trainer->finished()) run_stopped(i);
   else run_finished(i, *trainer);
 }
 
@@ -580,15 +585,29 @@ bool Session::on_step(int id, size_t i, const Trainer& trainer, const StepInfo& 
   // Stopping (another run failed, a signal): keep this run's state so that Resume continues it.
   const int64_t every = options_.ckpt_every;
   const bool by_step = every > 0 && (s.step + 1) % every == 0;
-  if (stopping_ || ((by_step || clock.due()) && s.step + 1 < s.total)) {
-    save_checkpoint(r.checkpoint_path, trainer.checkpoint());
-    if (!remote_) {  // rank 0 writes results.h5; the others' curves reach it by their checkpoints
-      slots_[i] = record_of(r, trainer.log());
-      save_results();
-    }
-    clock.reset();
-  }
+  const bool last = s.step + 1 == s.total;  // before the final sweep, if one is left
+  if (stopping_ || (last ? !trainer.finished() : by_step || clock.due())) save_state(i, trainer, clock);
   return !stopping_;
+}
+
+// After each length of the final sweep, which can take hours: a checkpoint when due, and
+// whether to go on.
+bool Session::after_final_length(size_t i, const Trainer& trainer, CheckpointClock& clock) {
+  MutexLock lock(mu_);
+  if (interrupt_signal() != 0) stopping_ = true;
+  if (remote_ && client_->stop_requested()) stopping_ = true;
+  if (stopping_ || clock.due()) save_state(i, trainer, clock);
+  return !stopping_;
+}
+
+void Session::save_state(size_t i, const Trainer& trainer, CheckpointClock& clock) {
+  const StudyRun& r = runs_[i];
+  save_checkpoint(r.checkpoint_path, trainer.checkpoint());
+  if (!remote_) {  // rank 0 writes results.h5; the others' curves reach it by their checkpoints
+    slots_[i] = record_of(r, trainer.log());
+    save_results();
+  }
+  clock.reset();
 }
 
 void Session::run_failed(size_t i, const Trainer* trainer, std::exception_ptr error) {

@@ -180,16 +180,26 @@ EvalResult Trainer::evaluate_set(const EvalSet& set) {
   return r;
 }
 
-std::vector<EvalResult> Trainer::evaluate(bool final_sets) {
+std::vector<EvalResult> Trainer::evaluate() {
   std::vector<EvalResult> out;
   for (const EvalSet& set : eval_sets_) out.push_back(evaluate_set(set));
-  if (final_sets)  // one at a time: built, scored, dropped, with the encodings' tables for it
-    for (int64_t len : cfg_.eval_lens_final)
-      if (std::none_of(eval_sets_.begin(), eval_sets_.end(), [len](const EvalSet& s) { return s.length == len; })) {
-        out.push_back(evaluate_set(make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final")));
-        release_table_caches();
-      }
   return out;
+}
+
+std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog& log) {
+  std::vector<int64_t> out;
+  for (int64_t len : cfg.eval_lens_final) {
+    const auto it = log.eval.find(len);
+    const bool scored = it != log.eval.end() && std::any_of(it->second.begin(), it->second.end(),
+                                                            [&](const EvalPoint& p) { return p.step == cfg.steps; });
+    if (!scored) out.push_back(len);
+  }
+  return out;
+}
+
+bool Trainer::finished() const {
+  const bool leader = world_ == nullptr || world_->rank() == 0;
+  return step_ >= cfg_.steps && (!leader || final_lengths_pending(cfg_, log_).empty());
 }
 
 void Trainer::record_eval(const std::vector<EvalResult>& results) {
@@ -205,27 +215,37 @@ void Trainer::record_eval(const std::vector<EvalResult>& results) {
   }
 }
 
-void Trainer::run(const std::function<bool(const StepInfo&)>& on_step) {
+void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std::function<bool()>& after_length) {
   const auto t0 = std::chrono::steady_clock::now();
+  auto wall = [&] { return elapsed_before_ + seconds_since(t0); };
   const bool leader = world_ == nullptr || world_->rank() == 0;  // data-parallel: rank 0 evaluates and logs
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
-  while (step_ < cfg_.steps) {
+  bool go = true;
+  while (go && step_ < cfg_.steps) {
     const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
     const double loss = train_step(lr);
     ++step_;
-    const double wall = elapsed_before_ + seconds_since(t0);
     log_.step.push_back(step_);
     log_.train_loss.push_back(loss);
     log_.lr.push_back(lr);
-    log_.wall_time.push_back(wall);
+    log_.wall_time.push_back(wall());
     const bool evaluated = leader && (step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0));
-    if (evaluated) record_eval(evaluate(step_ == cfg_.steps));
-    log_.total_wall_seconds = elapsed_before_ + seconds_since(t0);
-    bool go = !on_step || on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_,
-                                           log_.total_wall_seconds, &log_, evaluated});
+    if (evaluated) record_eval(evaluate());
+    log_.total_wall_seconds = wall();
+    go = !on_step || on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_, log_.total_wall_seconds,
+                                      &log_, evaluated});
     if (world_) go = world_->min_over_ranks(go ? 1 : 0) != 0;  // one rank stopping stops them all, at this step
-    if (!go) break;
   }
+  // The final sweep: a length scored is recorded at once, so a stop keeps it (the other ranks
+  // have finished: they evaluate nothing).
+  if (go && leader && step_ == cfg_.steps)
+    for (int64_t len : final_lengths_pending(cfg_, log_)) {
+      record_eval({evaluate_set(
+          make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final"))});
+      release_table_caches();  // the encodings' tables for this length: one length's worth at a time
+      log_.total_wall_seconds = wall();
+      if (after_length && !after_length()) break;
+    }
   elapsed_before_ = log_.total_wall_seconds;
 }
 

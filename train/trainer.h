@@ -47,16 +47,24 @@ struct EvalResult {
 // classes, head, position count) and the seed.
 ModelConfig model_config(const TrainConfig& cfg, const Task& task);
 
+// The lengths of cfg.eval_lens_final that log holds no score for at step cfg.steps, in the
+// order given: what is left of a run's final sweep (all of them before the last step).
+std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog& log);
+
 class Trainer {
  public:
   explicit Trainer(const TrainConfig& cfg);
 
-  // Trains from the current step to cfg.steps. on_step runs after every step; returning
-  // false stops early (the state stays consistent: checkpoint() and run() again resume).
-  void run(const std::function<bool(const StepInfo&)>& on_step = {});
-  // Scores every evaluation set (no gradients recorded); with final_sets, also the lengths of
-  // --eval-lens-final, each built, scored and dropped in turn (run() asks after the last step).
-  std::vector<EvalResult> evaluate(bool final_sets = false);
+  // Trains from the current step to cfg.steps, then scores the lengths of --eval-lens-final
+  // (rank 0), each built, scored, recorded and dropped in turn. on_step runs after every step,
+  // at the last one before that final sweep (which can take hours: a caller checkpoints the
+  // trained weights there); after_length runs after each final length. Either returning false
+  // stops the run; the state stays consistent: checkpoint() and run() again resume, and a
+  // resumed sweep scores only the lengths it has not scored yet (docs/spec.md §3.8).
+  void run(const std::function<bool(const StepInfo&)>& on_step = {},
+           const std::function<bool()>& after_length = {});
+  // Scores every kept evaluation set (no gradients recorded): the training range and --eval-lens.
+  std::vector<EvalResult> evaluate();
   // Called after each evaluation batch (evaluations at long lengths can take hours): the
   // set's length (0 = training range), batches done and in the set, seconds in this set.
   using EvalObserver = std::function<void(int64_t length, int64_t done, int64_t batches, double seconds)>;
@@ -77,7 +85,8 @@ class Trainer {
   void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration
 
   int64_t step() const { return step_; }
-  bool finished() const { return step_ >= cfg_.steps; }
+  // Trained to cfg.steps and, on rank 0 (which evaluates), every final length scored.
+  bool finished() const;
   const TrainConfig& config() const { return cfg_; }
   const RunLog& log() const { return log_; }
   EncoderModel& model() { return *model_; }

@@ -12,7 +12,9 @@
 #      checkpoints equal to an uninterrupted grid's.
 #   3. the default time-based checkpoint (--ckpt-minutes): kill -9 once one exists, resume,
 #      and end with part 1's bits;
-#   4. a second signal exits at once (130 / 143), without waiting for the step.
+#   4. a second signal exits at once (130 / 143), without waiting for the step;
+#   5. SIGTERM during the final sweep (--eval-lens-final), once the checkpoint written before
+#      it is on disk: exit 143; --resume scores the lengths left, bit-identical.
 # One thread (the same-bits claim is per thread count); `nice` keeps the poller responsive.
 # Usage: bash test_signals.sh <ordo> [<ordo_tests>]
 set -uo pipefail
@@ -145,6 +147,25 @@ pid=
 grep -q "stopped by" "$dir/twice.log" && fail "two signals: the graceful stop ran instead of the immediate exit"
 [[ -e $dir/twice/checkpoint.h5 ]] && fail "two signals: a checkpoint was written"
 [[ $failed -eq 0 ]] && echo "train: a second signal exited at once (exit $status)"
+
+# ---- 5. a signal during the final sweep (--eval-lens-final) -------------------------------
+# The run is checkpointed at its last step before the sweep; SIGTERM once that checkpoint is
+# on disk stops the sweep after the length being scored: exit 143, the lengths done kept,
+# and --resume scores the rest with the bits of part 5's reference, training no step again.
+sweep=(train "${model[@]}" --steps 200 --ckpt-minutes 0 --eval-lens-final 200:2000:15 --eval-sequences 64)
+"$ordo" "${sweep[@]}" --out "$dir/sref" >/dev/null 2>&1 || fail "the final-sweep reference run failed"
+signal_when TERM "$dir/sweep/checkpoint.h5" 200 "$ordo" "${sweep[@]}" --out "$dir/sweep"
+if [[ -z $signalled ]]; then
+  fail "the final-sweep run ended (status $status) before its checkpoint at step 200 was seen"
+else
+  [[ $status -eq 143 ]] || { cat "$dir/bg.log"; fail "SIGTERM in the final sweep exited $status, expected 143"; }
+  grep -q "stopped by SIGTERM in the final evaluation, [0-9]* of its 121 lengths left.*continue with --resume" \
+    "$dir/bg.log" || fail "no final-sweep resume hint: $(cat "$dir/bg.log")"
+  [[ -f "$dir/sweep/run.h5" ]] || fail "run.h5 not written after SIGTERM in the final sweep"
+  "$ordo" "${sweep[@]}" --out "$dir/sweep" --resume >"$dir/resume.log" 2>&1 || fail "resume in the final sweep failed"
+  same_datasets "$dir/sref/checkpoint.h5" "$dir/sweep/checkpoint.h5" || fail "final sweep: resumed run differs"
+  echo "train: SIGTERM in the final sweep (exit $status), resumed, bit-identical"
+fi
 
 [[ $failed -eq 0 ]] || exit 1
 echo "signals: OK"

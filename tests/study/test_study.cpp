@@ -10,6 +10,7 @@
 
 #include "data/task.h"
 #include "layers/posenc/encoding.h"
+#include "io/checkpoint_file.h"
 #include "io/results.h"
 #include "study/study.h"
 #include "tests/temp_dir.h"
@@ -186,6 +187,40 @@ TEST_CASE("study: runs the grid, writes its files, and a resumed study skips wha
   for (size_t i = 0; i < 4; ++i) {
     CHECK(again.records[i].log.train_loss == first.records[i].log.train_loss);
     CHECK(again.records[i].settings == first.records[i].settings);
+  }
+}
+
+TEST_CASE("study: a run checkpointed before its final sweep is not finished, and a resumed study scores the sweep",
+          "[study][eval]") {
+  TempDir dir;
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"shift"};
+  spec.encodings = {"rope"};
+  spec.base.eval_lens_final = {96, 80};
+  const StudyOutcome first = Study(spec, how).run();
+  REQUIRE(first.records.size() == 1);
+  const RunLog& done = first.records[0].log;
+  REQUIRE(done.eval.at(96).size() == 1);
+  // The checkpoint a stop in the sweep leaves: trained, 80 not scored yet.
+  const std::string ck_path = how.out + "/checkpoints/shift/rope/seed0.h5";
+  Checkpoint ck = load_checkpoint(ck_path);
+  ck.log.eval.erase(80);
+  save_checkpoint(ck_path, ck);
+  how.existing = ExistingOutput::Resume;
+  Study resumed(spec, how);
+  CHECK(resumed.steps_to_train() == 0);
+  const StudyOutcome again = resumed.run();
+  CHECK(again.trained == 1);  // not skipped as finished
+  REQUIRE(again.records.size() == 1);
+  const RunLog& log = again.records[0].log;
+  CHECK(log.train_loss == done.train_loss);
+  for (int64_t len : {96, 80}) {
+    INFO("length " << len);
+    REQUIRE(log.eval.at(len).size() == 1);
+    CHECK(log.eval.at(len).back().acc == done.eval.at(len).back().acc);
+    CHECK(log.eval.at(len).back().loss == done.eval.at(len).back().loss);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <memory>
+#include <optional>
 
 #include "data/eval.h"
 #include "layers/posenc/table_cache.h"
@@ -68,6 +69,60 @@ TEST_CASE("final-only lengths: scored once, after the last step, as --eval-lens 
   CHECK(a.eval_sets().size() == 4);  // the training range and the three lengths
   CHECK(b.eval_sets().size() == 2);  // the final-only sets are not kept
   for (const EvalSet& s : a.eval_sets()) CHECK(s.num_sequences() == (s.length == 0 ? kEvalTrainSequences : 24));
+}
+
+TEST_CASE("final-only lengths: a stop in the sweep keeps the lengths scored, and a resume scores the rest with the same bits",
+          "[train][eval][checkpoint]") {
+  TrainConfig c = parity_run();
+  c.eval_lens = {20};
+  c.eval_lens_final = {31, 30, 25};
+  Trainer ref(c);
+  ref.run();
+  REQUIRE(ref.finished());
+  CHECK(final_lengths_pending(c, ref.log()).empty());
+  CHECK(final_lengths_pending(c, RunLog{}) == std::vector<int64_t>{31, 30, 25});
+
+  // At the last step the sweep is still to come: a checkpoint there holds the trained weights.
+  Trainer a(c);
+  std::optional<Checkpoint> before_sweep;
+  int lengths = 0;
+  a.run(
+      [&](const StepInfo& s) {
+        if (s.step + 1 == s.total) {
+          CHECK(!a.finished());
+          CHECK(final_lengths_pending(c, a.log()).size() == 3);
+          CHECK(a.log().eval.at(20).back().step == 40);  // --eval-lens scored first
+          before_sweep = a.checkpoint();
+        }
+        return true;
+      },
+      [&] { return ++lengths < 1; });  // stopped after the first final length
+  REQUIRE(before_sweep);
+  CHECK(!a.finished());
+  CHECK(a.step() == 40);
+  CHECK(final_lengths_pending(c, a.log()) == std::vector<int64_t>{30, 25});
+
+  auto same_as_ref = [&](const Trainer& t) {
+    REQUIRE(t.finished());
+    CHECK(t.log().step.size() == 40);  // no step trained twice
+    for (int64_t len : {31, 30, 25}) {
+      INFO("length " << len);
+      REQUIRE(t.log().eval.at(len).size() == 1);  // none scored twice
+      CHECK(same_bits(t.log().eval.at(len).back().acc, ref.log().eval.at(len).back().acc));
+      CHECK(same_bits(t.log().eval.at(len).back().loss, ref.log().eval.at(len).back().loss));
+    }
+  };
+  Trainer b(c);  // resumed from the stop: the two lengths left
+  b.restore(a.checkpoint());
+  b.run();
+  same_as_ref(b);
+  Trainer d(c);  // resumed from the checkpoint before the sweep (a kill during it): the whole sweep
+  d.restore(*before_sweep);
+  d.run([](const StepInfo&) {
+    FAIL("a run trained to its last step trains no more");
+    return true;
+  });
+  same_as_ref(d);
 }
 
 TEST_CASE("make_eval_set alone gives the bits of the same set in make_eval_sets", "[data][eval]") {
