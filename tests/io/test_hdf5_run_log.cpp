@@ -10,15 +10,15 @@
 #include "train/run_log.h"
 
 #include "tests/temp_dir.h"
+#include "tests/same_bits.h"
 
 using namespace ordo;
+using ordo::test::same_bits;
 using Catch::Contains;
 
 namespace {
 
 using ordo::testing::TempDir;
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 RunLog sample_log() {
   RunLog log;

@@ -12,8 +12,10 @@
 #include "layers/posenc/table_cache.h"
 #include "train/settings.h"
 #include "train/trainer.h"
+#include "tests/same_bits.h"
 
 using namespace ordo;
+using ordo::test::same_bits;
 
 namespace {
 
@@ -33,8 +35,6 @@ TrainConfig parity_run() {
   c.seed = 2;
   return c;
 }
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 

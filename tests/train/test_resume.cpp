@@ -7,8 +7,10 @@
 #include "io/checkpoint_file.h"
 #include "train/checkpoint.h"
 #include "train/trainer.h"
+#include "tests/same_bits.h"
 
 using namespace ordo;
+using ordo::test::same_bits;
 
 namespace {
 
@@ -29,10 +31,6 @@ TrainConfig small_run(const std::string& task, const std::string& encoding, int6
   c.model.dropout = 0.1;  // dropout masks must resume too
   c.seed = 3;
   return c;
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
 std::vector<Real> all_params(Trainer& t) {
