@@ -152,14 +152,14 @@ grep -q "stopped by" "$dir/twice.log" && fail "two signals: the graceful stop ra
 # The run is checkpointed at its last step before the sweep; SIGTERM once that checkpoint is
 # on disk stops the sweep after the length being scored: exit 143, the lengths done kept,
 # and --resume scores the rest with the bits of part 5's reference, training no step again.
-sweep=(train "${model[@]}" --steps 200 --ckpt-minutes 0 --eval-lens-final 200:2000:15 --eval-sequences 64)
+sweep=(train "${model[@]}" --steps 200 --ckpt-minutes 0 --eval-lens-final 200:800:20 --eval-sequences 64)
 "$ordo" "${sweep[@]}" --out "$dir/sref" >/dev/null 2>&1 || fail "the final-sweep reference run failed"
 signal_when TERM "$dir/sweep/checkpoint.h5" 200 "$ordo" "${sweep[@]}" --out "$dir/sweep"
 if [[ -z $signalled ]]; then
   fail "the final-sweep run ended (status $status) before its checkpoint at step 200 was seen"
 else
   [[ $status -eq 143 ]] || { cat "$dir/bg.log"; fail "SIGTERM in the final sweep exited $status, expected 143"; }
-  grep -q "stopped by SIGTERM in the final evaluation, [0-9]* of its 121 lengths left.*continue with --resume" \
+  grep -q "stopped by SIGTERM in the final evaluation, [0-9]* of its 31 lengths left.*continue with --resume" \
     "$dir/bg.log" || fail "no final-sweep resume hint: $(cat "$dir/bg.log")"
   [[ -f "$dir/sweep/run.h5" ]] || fail "run.h5 not written after SIGTERM in the final sweep"
   "$ordo" "${sweep[@]}" --out "$dir/sweep" --resume >"$dir/resume.log" 2>&1 || fail "resume in the final sweep failed"
