@@ -135,6 +135,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
           return interrupt_signal() == 0;  // a signal: stop after this step
         },
         [&] {  // after each final length: the sweep can take hours
+          share_cores();
           if (leader_ && clock.due()) checkpoint();
           return interrupt_signal() == 0;
         });

@@ -335,7 +335,9 @@ class Session {
   void train(int id, size_t i, int& my_threads) EXCLUDES(mu_);
   bool on_step(int id, size_t i, const Trainer& trainer, const StepInfo& s, CheckpointClock& clock,
                int& my_threads) EXCLUDES(mu_);
-  bool after_final_length(size_t i, const Trainer& trainer, CheckpointClock& clock) EXCLUDES(mu_);
+  bool after_final_length(int id, size_t i, const Trainer& trainer, CheckpointClock& clock, int& my_threads)
+      EXCLUDES(mu_);
+  void show_progress() REQUIRES(mu_);
   // The run's checkpoint, and (rank 0) its curve into results.h5.
   void save_state(size_t i, const Trainer& trainer, CheckpointClock& clock) REQUIRES(mu_);
   void run_failed(size_t i, const Trainer* trainer, std::exception_ptr error) REQUIRES(mu_);
@@ -545,7 +547,7 @@ void Session::train(int id, size_t i, int& my_threads) {
       fs::create_directories(fs::path(r.checkpoint_path).parent_path());
     }
     trainer->run([&](const StepInfo& s) { return on_step(id, i, *trainer, s, clock, my_threads); },
-                 [&] { return after_final_length(i, *trainer, clock); });
+                 [&] { return after_final_length(id, i, *trainer, clock, my_threads); });
   } catch (...) {
     error = std::current_exception();
   }
@@ -576,11 +578,8 @@ bool Session::on_step(int id, size_t i, const Trainer& trainer, const StepInfo& 
       unreported_steps_ = 0;
       last_report_ = std::chrono::steady_clock::now();
     }
-  } else if (progress_.update) {
-    std::string line = "runs " + std::to_string(runs_done_) + "/" + total_runs_ + " done";
-    for (const std::string& st : status_)
-      if (!st.empty()) line += " | " + st;
-    progress_.update(steps_done_, total_steps_, line, elapsed());
+  } else {
+    show_progress();
   }
   // Stopping (another run failed, a signal): keep this run's state so that Resume continues it.
   const int64_t every = options_.ckpt_every;
@@ -592,12 +591,29 @@ bool Session::on_step(int id, size_t i, const Trainer& trainer, const StepInfo& 
 
 // After each length of the final sweep, which can take hours: a checkpoint when due, and
 // whether to go on.
-bool Session::after_final_length(size_t i, const Trainer& trainer, CheckpointClock& clock) {
+bool Session::after_final_length(int id, size_t i, const Trainer& trainer, CheckpointClock& clock,
+                                 int& my_threads) {
+  const StudyRun& r = runs_[i];
   MutexLock lock(mu_);
   if (interrupt_signal() != 0) stopping_ = true;
   if (remote_ && client_->stop_requested()) stopping_ = true;
+  share_threads(my_threads);  // the cores of runs that ended meanwhile
+  const size_t all = r.config.eval_lens_final.size();
+  status_[static_cast<size_t>(id)] = r.label() + " final lengths " +
+                                     std::to_string(all - final_lengths_pending(r.config, trainer.log()).size()) +
+                                     "/" + std::to_string(all);
+  if (!remote_) show_progress();
   if (stopping_ || clock.due()) save_state(i, trainer, clock);
   return !stopping_;
+}
+
+// "runs k/N done | <run> 310/1200 loss 0.5 | ...": one status per run in training.
+void Session::show_progress() {
+  if (!progress_.update) return;
+  std::string line = "runs " + std::to_string(runs_done_) + "/" + total_runs_ + " done";
+  for (const std::string& st : status_)
+    if (!st.empty()) line += " | " + st;
+  progress_.update(steps_done_, total_steps_, line, elapsed());
 }
 
 void Session::save_state(size_t i, const Trainer& trainer, CheckpointClock& clock) {
@@ -696,6 +712,9 @@ void Session::remote_run_ended(int rank, size_t i, bool done) {
   if (!done) return;
   ORDO_CHECK(ck.step == r.config.steps, "rank ", rank, " reported ", r.label(), " finished, but its checkpoint ",
              r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
+  ORDO_CHECK(final_lengths_pending(r.config, ck.log).empty(), "rank ", rank, " reported ", r.label(),
+             " finished, but its checkpoint ", r.checkpoint_path, " lacks ",
+             final_lengths_pending(r.config, ck.log).size(), " of its --eval-lens-final lengths");
   ++runs_done_;
   ++trained_;
   message(runs_done_text() + r.label() + ": " + eval_summary(ck.log) + " (" + format_duration(ck.log.total_wall_seconds) +

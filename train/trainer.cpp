@@ -198,8 +198,9 @@ std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog&
 }
 
 bool Trainer::finished() const {
+  if (step_ < cfg_.steps) return false;
   const bool leader = world_ == nullptr || world_->rank() == 0;
-  return step_ >= cfg_.steps && (!leader || final_lengths_pending(cfg_, log_).empty());
+  return leader ? final_lengths_pending(cfg_, log_).empty() : leader_swept_;
 }
 
 void Trainer::record_eval(const std::vector<EvalResult>& results) {
@@ -246,6 +247,9 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
       log_.total_wall_seconds = wall();
       if (after_length && !after_length()) break;
     }
+  // The other ranks wait here while rank 0 sweeps, and learn whether it finished: a stop in
+  // the sweep stops every rank, as a stop in training does.
+  if (world_) leader_swept_ = world_->min_over_ranks(!leader || finished() ? 1 : 0) != 0;
   elapsed_before_ = log_.total_wall_seconds;
 }
 

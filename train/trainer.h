@@ -85,7 +85,8 @@ class Trainer {
   void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration
 
   int64_t step() const { return step_; }
-  // Trained to cfg.steps and, on rank 0 (which evaluates), every final length scored.
+  // Trained to cfg.steps and every final length scored (by rank 0, which evaluates; the other
+  // ranks wait for it at the end of run(), so that all of them end the same way).
   bool finished() const;
   const TrainConfig& config() const { return cfg_; }
   const RunLog& log() const { return log_; }
@@ -120,6 +121,7 @@ class Trainer {
   double elapsed_before_ = 0;  // wall seconds of earlier sessions of a resumed run
   EvalObserver eval_observer_;
   Cluster* world_ = nullptr;  // data-parallel over these ranks; nullptr = this process alone
+  bool leader_swept_ = false;  // the other ranks: rank 0 said, at the end of run(), that its sweep is done
 };
 
 }  // namespace ordo

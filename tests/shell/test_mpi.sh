@@ -98,7 +98,8 @@ check "after a killed rank, mpirun -np 2 --resume finishes the grid" \
 check "killed, then resumed: results.h5 equals the one-process study's" same "$dir/one1000/results.h5" "$dir/kill/results.h5"
 
 # ---- 5. data-parallel training: the one-process run's bits -------------------------------
-train=(train --task shift --encoding rope "${small[@]}" --steps 200)  # --batch: 64, the default
+# With a final sweep, which rank 0 scores while the others wait for it (train/trainer.h).
+train=(train --task shift --encoding rope "${small[@]}" --steps 200 --eval-lens-final 100,120)  # --batch: 64, the default
 "$ordo" "${train[@]}" --out "$dir/t1" || echo "FAIL: the one-process run failed"
 check "mpirun -np 2 ordo train exits 0" mpi 2 "${train[@]}" --out "$dir/t2"
 check "2 ranks: checkpoint.h5 (parameters, moments, curves) equals one process's" same "$dir/t1/checkpoint.h5" "$dir/t2/checkpoint.h5"

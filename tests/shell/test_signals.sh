@@ -14,7 +14,8 @@
 #      and end with part 1's bits;
 #   4. a second signal exits at once (130 / 143), without waiting for the step;
 #   5. SIGTERM during the final sweep (--eval-lens-final), once the checkpoint written before
-#      it is on disk: exit 143; --resume scores the lengths left, bit-identical.
+#      it is on disk, in `ordo train` and in `ordo compare`: exit 143; --resume scores the
+#      lengths left, bit-identical.
 # One thread (the same-bits claim is per thread count); `nice` keeps the poller responsive.
 # Usage: bash test_signals.sh <ordo> [<ordo_tests>]
 set -uo pipefail
@@ -165,6 +166,23 @@ else
   "$ordo" "${sweep[@]}" --out "$dir/sweep" --resume >"$dir/resume.log" 2>&1 || fail "resume in the final sweep failed"
   same_datasets "$dir/sref/checkpoint.h5" "$dir/sweep/checkpoint.h5" || fail "final sweep: resumed run differs"
   echo "train: SIGTERM in the final sweep (exit $status), resumed, bit-identical"
+fi
+# The same through ordo compare, whose runs checkpoint before the sweep too.
+gsweep=(compare "${model[@]/--task/--tasks}" --encodings rope --seeds 1 --steps 200 --ckpt-minutes 0 --jobs 1
+  --eval-lens-final 200:800:20 --eval-sequences 64)
+"$ordo" "${gsweep[@]}" --out "$dir/gsref" >/dev/null 2>&1 || fail "the final-sweep reference grid failed"
+signal_when TERM "$dir/gsweep/checkpoints/shift/rope/seed0.h5" 200 "$ordo" "${gsweep[@]}" --out "$dir/gsweep"
+if [[ -z $signalled ]]; then
+  fail "the final-sweep grid ended (status $status) before its run's checkpoint at step 200 was seen"
+else
+  [[ $status -eq 143 ]] || { cat "$dir/bg.log"; fail "compare: SIGTERM in the final sweep exited $status, expected 143"; }
+  grep -q "stopped by SIGTERM: 0 of 1 runs finished.*continue with --resume" "$dir/bg.log" ||
+    fail "compare: no final-sweep resume hint: $(cat "$dir/bg.log")"
+  "$ordo" "${gsweep[@]}" --out "$dir/gsweep" --resume >/dev/null 2>&1 || fail "compare: resume in the final sweep failed"
+  for f in results.h5 checkpoints/shift/rope/seed0.h5; do
+    same_datasets "$dir/gsref/$f" "$dir/gsweep/$f" || fail "compare: $f differs after SIGTERM in the final sweep"
+  done
+  echo "compare: SIGTERM in the final sweep (exit $status), resumed, bit-identical"
 fi
 
 [[ $failed -eq 0 ]] || exit 1
