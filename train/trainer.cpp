@@ -237,8 +237,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
                                       &log_, evaluated});
     if (world_) go = world_->min_over_ranks(go ? 1 : 0) != 0;  // one rank stopping stops them all, at this step
   }
-  // The final sweep: a length scored is recorded at once, so a stop keeps it (the other ranks
-  // have finished: they evaluate nothing).
+  // The final sweep, on rank 0: a length scored is recorded at once, so a stop keeps it.
   if (go && leader && step_ == cfg_.steps)
     for (int64_t len : final_lengths_pending(cfg_, log_)) {
       record_eval({evaluate_set(
