@@ -3,7 +3,8 @@
 //   1. no console error and no uncaught exception;
 //   2. no request other than the page's own file:// URL, data: and blob: URLs;
 //   3. the overview heatmap has one row per series row and a cell per column, with each cell's text,
-//      and every band of two or more tasks fits the page's width;
+//      and every band of two or more tasks fits the page's width, also after the window narrows
+//      to 900 px (the bands are laid out again); --min-bands N: and it has at least N bands;
 //   4. for every task (chosen in turn): its charts exist (loss, acc, lengths, and distance when the
 //      data has one), each has a dataset with a point and coloured pixels of a visible dataset in
 //      its plot area, its legend sits beside the plot with no two entries overlapping, and no two
@@ -23,14 +24,15 @@ import {pathToFileURL} from 'node:url';
 import {chromium} from 'playwright-core';
 
 const argv = process.argv.slice(2);
-let reportPath = null, screenshot = null;
+let reportPath = null, screenshot = null, minBands = 0;
 for (let i = 0; i < argv.length; ++i) {
   if (argv[i] === '--screenshot' && i + 1 < argv.length) screenshot = argv[++i];
+  else if (argv[i] === '--min-bands' && i + 1 < argv.length) minBands = Number(argv[++i]);
   else if (!argv[i].startsWith('--') && reportPath === null) reportPath = argv[i];
   else { console.error(`check_report: unexpected argument ${argv[i]}`); process.exit(2); }
 }
 if (!reportPath) {
-  console.error('usage: node check_report.mjs PATH/report.html [--screenshot OUT.png]');
+  console.error('usage: node check_report.mjs PATH/report.html [--screenshot OUT.png] [--min-bands N]');
   process.exit(2);
 }
 if (!fs.existsSync(reportPath)) { console.error(`check_report: ${reportPath} does not exist`); process.exit(2); }
@@ -80,22 +82,36 @@ try {
     // ---- the overview heatmap ----
     // One table per band of whole tasks (at most 15 columns, or one task): a series' cells are
     // its row in every band, in order.
-    const bands = await page.evaluate(() => {
+    const readBands = () => page.evaluate(() => {
       const box = document.getElementById('ordo-overview');
       if (!box) return null;
       return [...box.querySelectorAll('table')].map(t => ({
         tasks: [...t.tHead.rows[0].cells].filter(c => c.classList.contains('task-group')).map(c => c.textContent),
         rows: [...t.tBodies[0].rows].map(r => [...r.cells].filter(c => c.tagName === 'TD').map(c => c.textContent)),
-        width: t.getBoundingClientRect().width, room: t.parentElement.clientWidth,
+        width: t.parentElement.scrollWidth, room: t.parentElement.clientWidth,  // the band's .heat-wrap
       }));
     });
-    const heat = bands && bands.length ? bands[0].rows.map((_, i) => bands.flatMap(b => b.rows[i] || [])) : null;
-    if (bands) bands.forEach((b, k) => {
+    const checkBands = (bands, where) => (bands || []).forEach((b, k) => {
       const cols = b.rows.length ? b.rows[0].length : 0;
-      check(cols <= 15 || b.tasks.length === 1, `overview band ${k + 1} has ${cols} columns of ${b.tasks.length} tasks; a band holds at most 15, or one task`);
-      check(b.width <= b.room + 1 || b.tasks.length === 1,
-            `overview band ${k + 1} (${b.tasks.join(', ')}) is ${Math.round(b.width)} px wide, the page holds ${b.room}; only a band of one task may scroll sideways`);
+      check(cols <= 15 || b.tasks.length === 1, `${where}overview band ${k + 1} has ${cols} columns of ${b.tasks.length} tasks; a band holds at most 15, or one task`);
+      check(b.width <= b.room || b.tasks.length === 1,
+            `${where}overview band ${k + 1} (${b.tasks.join(', ')}) is ${b.width} px wide, the page holds ${b.room}; only a band of one task may scroll sideways`);
     });
+    const bands = await readBands();
+    checkBands(bands, '');
+    if (minBands > 0) check(bands && bands.length >= minBands, `the overview has ${bands ? bands.length : 0} band(s), expected at least ${minBands}`);
+    const heat = bands && bands.length ? bands[0].rows.map((_, i) => bands.flatMap(b => b.rows[i] || [])) : null;
+    // a narrower window re-bands the overview: still every task, every band within the page
+    await page.setViewportSize({width: 900, height: 900});
+    await nextFrame(); await nextFrame();
+    const narrow = await readBands();
+    checkBands(narrow, 'at 900 px, ');
+    if (bands && narrow) {
+      check(narrow.flatMap(b => b.tasks).join() === bands.flatMap(b => b.tasks).join(),
+            `at 900 px the overview shows the tasks ${narrow.flatMap(b => b.tasks).join(', ')}, at 1400 px ${bands.flatMap(b => b.tasks).join(', ')}`);
+    }
+    await page.setViewportSize({width: 1400, height: 900});
+    await nextFrame(); await nextFrame();
     if (check(heat !== null, 'the overview heatmap (div#ordo-overview, one table per band) is missing')) {
       const rows = data.overview.rows, cols = data.overview.columns.length;
       check(heat.length === rows.length, `the overview has ${heat.length} rows, the data ${rows.length}`);

@@ -41,4 +41,11 @@ node "$root/tests/browser/check_report.mjs" "$dir/study/report.html" || fail "th
   fail "ordo compare --eval-lens 40:128:8 exited $?"
 node "$root/tests/browser/check_report.mjs" "$dir/lengths/report.html" ||
   fail "the report with twelve evaluation lengths failed its browser checks (above)"
+# One series (its legends have one entry each) and four tasks of seven columns, too wide for two
+# in a band at 1400 px: the overview is laid out in four bands, each within the page.
+"$ordo" compare --tasks even_pairs,parity,cycle_navigation,odds_first --encodings rope --seeds 1 --steps 20 \
+  --eval-lens 60 --eval-lens-final 41:201:40 --eval-sequences 8 --out "$dir/bands" >/dev/null ||
+  fail "ordo compare of one series on four tasks exited $?"
+node "$root/tests/browser/check_report.mjs" "$dir/bands/report.html" --min-bands 4 ||
+  fail "the report of one series in four overview bands failed its browser checks (above)"
 echo "report_browser: report.html passed its browser checks"
