@@ -137,6 +137,12 @@ Var polar(Tape& t, Var m, const Tensor& cos, const Tensor& sin, std::optional<Va
 // out[h, t, u] = rel[h, (u - t) + Lq - 1]. The backward sums each diagonal.
 Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk);
 
+// Relative keys chosen per pair (Transformer-XL): q (B, H, Lq, d), rel (N, H, d) with one row
+// per relative distance, idx (Lq, Lk) the row of each (query, key) pair, every entry in
+// [0, N): out[b, h, t, u] = q[b, h, t, :] . rel[idx[t, u], h, :], shape (B, H, Lq, Lk). The
+// backward scatters into the rows of rel that idx names.
+Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx);
+
 }  // namespace ordo
 
 namespace ordo {

@@ -160,7 +160,7 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
   k = permute(t, k, heads_outer);
   v = permute(t, v, heads_outer);
   Var scores = scale(t, matmul(t, q, k, false, true), scale_by);  // (B, H, L, L)
-  if (in.encoding->contextual()) scores = add(t, scores, in.encoding->contextual_bias(t, q, scores, *in.positions, in.layer));
+  if (in.encoding->contextual()) scores = add(t, scores, in.encoding->contextual_bias(t, q, k, scores, *in.positions, in.layer));
   if (in.bias) {  // (H, L, L), broadcast over the batch
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
     scores = add(t, scores, full);

@@ -3,7 +3,7 @@
 //   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, L, H, d_h)
 //   q, k    = encoding.rotate(q, k)                        (hook b; may widen them: PoPE, 2 d_h)
 //   scores  = q k^T / sqrt(d_h) + bias                     (hook c)
-//   scores += encoding.contextual_bias(q, q k^T / sqrt(d_h)) (hook d, unfused path only)
+//   scores += encoding.contextual_bias(q, k, q k^T / sqrt(d_h)) (hook d, unfused path only)
 //   scores += F_t - F_u, F the running sums of encoding.log_forget_gates(x)  (hook e, FoX)
 //   scores  = q_t^T H_t ... H_{u+1} k_u / sqrt(d_h) instead, H from encoding.householder(x)
 //             (hook g, PaTH; no other term)

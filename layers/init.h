@@ -20,6 +20,20 @@ inline Tensor normal_init(const Shape& shape, double std, uint64_t seed, std::st
   return t;
 }
 
+// N(0, std^2) values truncated to two standard deviations (a draw outside is drawn again),
+// for the parameter called `name`: Haiku's hk.initializers.TruncatedNormal, the default of
+// its hk.Linear with std = 1 / sqrt(fan_in), which does not rescale for the truncation.
+inline Tensor truncated_normal_init(const Shape& shape, double std, uint64_t seed, std::string_view name) {
+  Tensor t = Tensor::empty(shape);
+  CounterRng rng(seed, hash64(name));
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double z = rng.normal();
+    while (z < -2.0 || z > 2.0) z = rng.normal();
+    t[i] = static_cast<Real>(z * std);
+  }
+  return t;
+}
+
 // U(-bound, bound) values for the parameter called `name`. PyTorch's nn.Linear default is
 // this with bound = 1 / sqrt(fan_in), for the weight (kaiming_uniform with a = sqrt 5) and
 // the bias alike.

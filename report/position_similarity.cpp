@@ -70,12 +70,12 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
     }
     parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
-  // (d) contextual (cope): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
+  // (d) contextual (cope, transformer_xl): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
   // and the term shows the encoding at uniform content.
   if (enc.contextual()) {
     Var qh = tape.input(Tensor::full(Shape{1, heads, L, dh}, 1));
     Var scores = tape.input(Tensor::full(Shape{1, heads, L, L}, static_cast<Real>(std::sqrt(static_cast<double>(dh)))));
-    const Tensor& v = tape.value(enc.contextual_bias(tape, qh, scores, pos, 0));  // (1, H, L, L)
+    const Tensor& v = tape.value(enc.contextual_bias(tape, qh, qh, scores, pos, 0));  // (1, H, L, L)
     for (int64_t h = 0; h < heads; ++h) {
       if (head >= 0 && h != head) continue;
       const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);

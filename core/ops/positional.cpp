@@ -17,6 +17,13 @@
 // and across it (its angular part, times m) onto p, summed over the rows:
 //   dm = dy0 cos + dy1 sin,   dp += m (dy1 cos - dy0 sin)
 //
+// relative_logits (Transformer-XL): each head's query against the relative key of the
+// pair's distance, rel holding one row per distance and idx naming the row of (t, u):
+//   out[b, h, t, u] = q[b, h, t, :] . rel[idx[t, u], h, :]
+//   dq[b, h, t, :] = sum_u dout[b, h, t, u] rel[idx[t, u], h, :]
+//   drel[n, h, :]  = sum over (b, t, u) with idx[t, u] = n of dout[b, h, t, u] q[b, h, t, :]
+// drel is a scatter: each head's slice is summed by one thread, in (b, t, u) order.
+//
 // The kernels write each output element from exactly one loop iteration in a fixed
 // order, so results are bit-identical for any thread count.
 #include <algorithm>
@@ -187,6 +194,75 @@ Var expand_relative(Tape& t, Var rel, int64_t Lq, int64_t Lk) {
       });
     });
   }, {rel});
+}
+
+Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
+  const Tensor& Q = t.value(q);    // (B, H, Lq, d)
+  const Tensor& R = t.value(rel);  // (N, H, d)
+  ORDO_CHECK(Q.rank() == 4, "relative_logits: q must be (B, H, Lq, d), got ", Q.shape());
+  const int64_t B = Q.dim(0), H = Q.dim(1), Lq = Q.dim(2), d = Q.dim(3);
+  ORDO_CHECK(R.rank() == 3 && R.dim(1) == H && R.dim(2) == d, "relative_logits: rel must be (N, ", H, ", ", d,
+             ") for q ", Q.shape(), ", got ", R.shape());
+  ORDO_CHECK(idx.rank() == 2 && idx.dim(0) == Lq, "relative_logits: idx must be (Lq, Lk) with Lq = ", Lq,
+             ", got ", idx.shape());
+  const int64_t N = R.dim(0), Lk = idx.dim(1);
+  for (int64_t i = 0; i < Lq * Lk; ++i)  // validate serially: no exception inside a parallel loop
+    ORDO_CHECK(idx[i] >= 0 && idx[i] < N, "relative_logits: idx entry ", idx[i], " at (", i / Lk, ", ", i % Lk,
+               ") is outside the ", N, " rows of rel");
+  Tensor out = Tensor::empty(Shape{B, H, Lq, Lk});
+  {
+    const Real *qd = Q.data(), *rd = R.data();
+    const int32_t* id = idx.data();
+    Real* od = out.data();
+    parallel_for(B * H * Lq, Lk * d, [&](int64_t row) {  // row = (b * H + h) * Lq + t
+      const int64_t h = (row / Lq) % H, tq = row % Lq;
+      const Real* qr = qd + row * d;
+      for (int64_t u = 0; u < Lk; ++u) {
+        const Real* rr = rd + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d;
+        Real acc = 0;
+        for (int64_t c = 0; c < d; ++c) acc += qr[c] * rr[c];
+        od[row * Lk + u] = acc;
+      }
+    });
+  }
+  TensorI32 saved = idx.clone();  // the caller may reuse its buffer before backward
+  return t.push("relative_logits", std::move(out), [q, rel, saved, B, H, Lq, Lk, d](Tape& t, const Tensor& dout) {
+    const Tensor &Q = t.value(q), &R = t.value(rel);
+    const Real *qd = Q.data(), *rd = R.data(), *gd = dout.data();
+    const int32_t* id = saved.data();
+    if (t.needs_grad(q))
+      t.add_grad(q, [&](auto into, Real* dq) {
+        parallel_for(B * H * Lq, Lk * d, [&](int64_t row) {
+          const int64_t h = (row / Lq) % H, tq = row % Lq;
+          Real acc[64];
+          for (int64_t c0 = 0; c0 < d; c0 += 64) {  // the head's width in blocks of 64
+            const int64_t w = std::min<int64_t>(64, d - c0);
+            std::fill(acc, acc + w, Real(0));
+            for (int64_t u = 0; u < Lk; ++u) {
+              const Real g = gd[row * Lk + u];
+              const Real* rr = rd + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d + c0;
+              for (int64_t c = 0; c < w; ++c) acc[c] += g * rr[c];
+            }
+            for (int64_t c = 0; c < w; ++c) into(dq[row * d + c0 + c], acc[c]);
+          }
+        });
+      });
+    if (t.needs_grad(rel))
+      t.add_grad(rel, Tape::summed, [&](auto, Real* dr) {
+        parallel_for(H, B * Lq * Lk * d, [&](int64_t h) {  // one head's rows of drel per thread
+          for (int64_t b = 0; b < B; ++b)
+            for (int64_t tq = 0; tq < Lq; ++tq) {
+              const int64_t row = (b * H + h) * Lq + tq;
+              const Real* qr = qd + row * d;
+              for (int64_t u = 0; u < Lk; ++u) {
+                const Real g = gd[row * Lk + u];
+                Real* dst = dr + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d;
+                for (int64_t c = 0; c < d; ++c) dst[c] += g * qr[c];
+              }
+            }
+        });
+      });
+  }, {q, rel});
 }
 
 }  // namespace ordo

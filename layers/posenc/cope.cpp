@@ -47,7 +47,7 @@ class CopeEncoding final : public PositionalEncoding {
 
   bool contextual() const override { return true; }
 
-  Var contextual_bias(Tape& t, Var q, Var scores, const Positions&, int64_t layer) override {
+  Var contextual_bias(Tape& t, Var q, Var /*k*/, Var scores, const Positions&, int64_t layer) override {
     const Shape sq = t.shape(q), ss = t.shape(scores);  // copies: the tape grows below
     ORDO_CHECK(sq.rank() == 4 && sq[3] == d_head_, "cope: q must be (B, H, L, ", d_head_, "), got ", sq);
     const int64_t B = sq[0], H = sq[1], L = sq[2], rows = B * H * L;

@@ -6,8 +6,9 @@
 //               the same or a larger width (PoPE: 2 d_h, polar coordinates);
 //   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only;
-//   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries and the
-//               logits themselves, per layer (CoPE: positions counted by the content);
+//   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries, the
+//               keys and the logits themselves, per layer (CoPE: positions counted by the
+//               content; Transformer-XL: relative keys);
 //   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
 //               the logits with the content between query and key (FoX);
 //   (f) weights: replaces the softmax (stick-breaking: each key takes a share of what the
@@ -92,12 +93,13 @@ class PositionalEncoding {
   }
   // (c) computed once per forward pass and shared by every layer.
   virtual std::optional<AttentionBias> bias(Tape&, const Positions&) { return std::nullopt; }
-  // (d) per layer: q (B, H, L, d_h) the layer's queries (after rotate), scores (B, H, L, L)
-  // = q k^T / sqrt(d_h) before bias and mask; returns a (B, H, L, L) term for the logits.
+  // (d) per layer: q, k (B, H, L, d_h) the layer's queries and keys (after rotate), scores
+  // (B, H, L, L) = q k^T / sqrt(d_h) before bias and mask; returns a (B, H, L, L) term for
+  // the logits.
   // An encoding that has it returns true from contextual(); the attention then takes the
   // unfused path (the fused op never forms the logits).
   virtual bool contextual() const { return false; }
-  virtual Var contextual_bias(Tape&, Var /*q*/, Var /*scores*/, const Positions&, int64_t /*layer*/) {
+  virtual Var contextual_bias(Tape&, Var /*q*/, Var /*k*/, Var /*scores*/, const Positions&, int64_t /*layer*/) {
     fail(name(), " has no contextual hook");
   }
 

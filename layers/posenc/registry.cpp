@@ -30,6 +30,7 @@
   ORDO_ENCODING(stickbreaking) \
   ORDO_ENCODING(pope)       \
   ORDO_ENCODING(path)       \
+  ORDO_ENCODING(transformer_xl) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

@@ -252,9 +252,45 @@ TEST_CASE("cope gradients w.r.t. q, the logits and the position table through th
   const Positions pos{B, L, {L, L}};
   Tensor R = uniform({B, H, L, L}, 80);
   auto term_loss = [&](Tape& t, Var q, Var s) {
-    return sum(t, mul(t, mul(t, enc->contextual_bias(t, q, s, pos, 0), s), t.input(R)));
+    return sum(t, mul(t, mul(t, enc->contextual_bias(t, q, q, s, pos, 0), s), t.input(R)));
   };
   const Tensor q0 = uniform({B, H, L, 3}, 81), s0 = uniform({B, H, L, L}, 82, -2, 2);
   REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return term_loss(t, v[0], v[1]); }, {q0, s0}));
   REQUIRE_GRADS_OK(check_parameter_gradients([&](Tape& t) { return term_loss(t, t.input(q0), t.input(s0)); }, enc->parameters()));
+}
+
+TEST_CASE("relative_logits gradients, rows shared by many pairs and rows no pair takes", "[posenc][gradcheck]") {
+  const int64_t B = 2, H = 3, L = 4, d = 5, N = 9;
+  TensorI32 idx = TensorI32::empty(Shape{L, L + 1});  // a rectangular (Lq, Lk)
+  for (int64_t i = 0; i < L; ++i)
+    for (int64_t j = 0; j <= L; ++j) idx[i * (L + 1) + j] = static_cast<int32_t>((3 * i + 2 * j) % 7);  // rows 7, 8 unused
+  REQUIRE_GRADS_OK(check_gradients(
+      [&](Tape& t, const std::vector<Var>& v) { return relative_logits(t, v[0], v[1], idx); },
+      {uniform({B, H, L, d}, 120), uniform({N, H, d}, 121)}));
+}
+
+TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the contextual hook", "[posenc][gradcheck]") {
+  EncodingConfig cfg;
+  cfg.d_model = 6;
+  cfg.n_heads = 2;  // d_h = 3
+  cfg.n_layers = 2;
+  cfg.seed = 5;
+  auto enc = make_encoding("transformer_xl", cfg);
+  for (Parameter* p : enc->parameters())  // values of order one, so every term is felt
+    for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] = static_cast<Real>(0.8 * std::sin(0.9 * double(i) + 0.4));
+  const int64_t B = 2, H = 2, L = 5;
+  const Tensor s0 = uniform({B, H, L, L}, 132);
+  for (bool randomized : {false, true}) {
+    INFO((randomized ? "positions 2, 3, 7, 8, 12" : "positions 0..4"));
+    Positions pos{B, L, {L, 3}};
+    if (randomized) pos.index = {2, 3, 7, 8, 12};
+    auto term_loss = [&](Tape& t, Var q, Var k) {
+      return enc->contextual_bias(t, q, k, t.input(s0), pos, 1);
+    };
+    const Tensor q0 = uniform({B, H, L, 3}, 130), k0 = uniform({B, H, L, 3}, 131);
+    REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return term_loss(t, v[0], v[1]); }, {q0, k0}));
+    Tensor R = uniform({B, H, L, L}, 133);
+    REQUIRE_GRADS_OK(check_parameter_gradients(
+        [&](Tape& t) { return sum(t, mul(t, term_loss(t, t.input(q0), t.input(k0)), t.input(R))); }, enc->parameters()));
+  }
 }

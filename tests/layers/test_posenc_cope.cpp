@@ -44,7 +44,7 @@ Tensor term(Cope& c, const Tensor& q, double logit) {
   Tape t;
   Tensor s = Tensor::empty(Shape{1, kHeads, kLen, kLen});
   for (int64_t i = 0; i < s.numel(); ++i) s[i] = static_cast<Real>(logit);
-  return t.value(c.enc->contextual_bias(t, t.input(q), t.input(s), Positions{1, kLen, {int32_t(kLen)}}, 0)).clone();
+  return t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s), Positions{1, kLen, {int32_t(kLen)}}, 0)).clone();
 }
 
 Tensor random_q(uint64_t stream) {
@@ -105,8 +105,8 @@ TEST_CASE("cope: keys after the query add nothing to its positions", "[posenc][c
     for (int64_t i = 0; i < kLen; ++i)
       for (int64_t j = i + 1; j < kLen; ++j) s2[((h * kLen) + i) * kLen + j] = 50;  // future logits changed
   const Positions pos{1, kLen, {int32_t(kLen)}};
-  const Tensor a = t.value(c.enc->contextual_bias(t, t.input(q), t.input(s), pos, 1)).clone();
-  const Tensor b = t.value(c.enc->contextual_bias(t, t.input(q), t.input(s2), pos, 1)).clone();
+  const Tensor a = t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s), pos, 1)).clone();
+  const Tensor b = t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s2), pos, 1)).clone();
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t i = 0; i < kLen; ++i)
       for (int64_t j = 0; j <= i; ++j) CHECK(a[((h * kLen) + i) * kLen + j] == b[((h * kLen) + i) * kLen + j]);

@@ -1,0 +1,132 @@
+// layers/posenc/transformer_xl.cpp: the relative positional encoding of Transformer-XL (Dai
+// et al. 2019, their eq. in §3.3), docs/spec.md §2.21.
+//
+// In each layer, the logit of query i and key j is
+//   (q_i + u) . k_j + (q_i + v) . W_R R_{i-j},   all over sqrt(d_h)
+// with R_s the fixed sinusoid of the distance s (width d = H d_h, its sines then its cosines,
+// R_s = [sin(s w_0..w_{d/2-1}), cos(s w_0..)], w_m = 10000^(-2m/d), as in the authors' code),
+// W_R (d, H d_h) a learned map from it to each head's relative key, and u, v (H, d_h)
+// learned per head: the "global content bias" and the "global positional bias". The hook
+// adds the three terms beyond q_i . k_j:  u . k_j + (q_i + v) . W_R R_{i-j}.
+// Distances are those of the positions (Positions::at), i - j = at(i) - at(j), negative
+// beyond the query in bidirectional attention (the sines tell the two sides apart).
+//
+// Parameters per layer, initialised as in the code of Ruoss et al. 2023 and Deletang et
+// al. 2023 (Haiku): u, v ~ N(0, 0.02^2); W_R as Haiku's hk.Linear default, a normal of
+// std 1 / sqrt(d) truncated at two standard deviations.
+//
+// R is built for every distance from -(span) to span, span = at(L-1) - at(0), and W_R R is
+// one product per layer: (2 span + 1, d) x (d, H d_h); each pair then takes the row of its
+// distance (core/ops.h relative_logits), the memory of the logits rather than of an
+// (L, L, d) table of keys.
+#include <cmath>
+
+#include "core/ops.h"
+#include "layers/init.h"
+#include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
+
+namespace ordo {
+namespace {
+
+class TransformerXlEncoding final : public PositionalEncoding {
+ public:
+  explicit TransformerXlEncoding(const EncodingConfig& cfg) : heads_(cfg.n_heads) {
+    ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "transformer_xl: d_model = ", cfg.d_model,
+               " is not divisible by n_heads = ", cfg.n_heads);
+    d_head_ = cfg.d_model / cfg.n_heads;
+    width_ = cfg.d_model;
+    ORDO_CHECK(width_ % 2 == 0, "transformer_xl: the sinusoid needs an even width, got d_model = ", width_);
+    for (int64_t l = 0; l < cfg.n_layers; ++l) {
+      const std::string prefix = "posenc.xl." + std::to_string(l) + ".";
+      layers_.push_back(Layer{
+          std::make_unique<Parameter>(prefix + "w_r", truncated_normal_init(Shape{width_, width_}, 1.0 / std::sqrt(double(width_)),
+                                                                            cfg.seed, prefix + "w_r")),
+          std::make_unique<Parameter>(prefix + "u", normal_init(Shape{heads_, d_head_}, 0.02, cfg.seed, prefix + "u")),
+          std::make_unique<Parameter>(prefix + "v", normal_init(Shape{heads_, d_head_}, 0.02, cfg.seed, prefix + "v"))});
+    }
+  }
+  std::string name() const override { return "transformer_xl"; }
+
+  bool contextual() const override { return true; }
+
+  Var contextual_bias(Tape& t, Var q, Var k, Var scores, const Positions& pos, int64_t layer) override {
+    const Shape sq = t.shape(q);  // a copy: the tape grows below
+    ORDO_CHECK(sq.rank() == 4 && sq[1] == heads_ && sq[3] == d_head_, "transformer_xl: q must be (B, ", heads_, ", L, ",
+               d_head_, "), got ", sq);
+    ORDO_CHECK(t.shape(k) == sq, "transformer_xl: k must have q's shape ", sq, ", got ", t.shape(k));
+    const int64_t B = sq[0], L = sq[2];
+    ORDO_CHECK(t.shape(scores) == (Shape{B, heads_, L, L}), "transformer_xl: scores must be (", B, ", ", heads_, ", ", L,
+               ", ", L, "), got ", t.shape(scores));
+    ORDO_CHECK(pos.length == L, "transformer_xl: positions of length ", pos.length, " for q of length ", L);
+    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(layers_.size()), "transformer_xl: layer ", layer,
+               " of a model built for ", layers_.size());
+    const Layer& p = layers_[static_cast<size_t>(layer)];
+    // Randomized positions (docs/spec.md §2.13) differ every batch: built afresh.
+    const Distances dist = pos.contiguous() ? cache_.get(L, [&] { return distances(pos); }) : distances(pos);
+
+    const Shape per_head{1, heads_, 1, d_head_};
+    Var rel = reshape(t, matmul(t, t.input(dist.sinusoid), t.param(*p.w_r)), Shape{dist.rows, heads_, d_head_});
+    Var positional = relative_logits(t, add(t, q, reshape(t, t.param(*p.v), per_head)), rel, dist.index);
+    Var content = reshape(t, sum_last(t, mul(t, k, reshape(t, t.param(*p.u), per_head))), Shape{B, heads_, 1, L});
+    return scale(t, add(t, positional, content), static_cast<Real>(1.0 / std::sqrt(static_cast<double>(d_head_))));
+  }
+
+  std::vector<Parameter*> parameters() override {
+    std::vector<Parameter*> out;
+    for (auto& l : layers_)
+      for (Parameter* p : {l.w_r.get(), l.u.get(), l.v.get()}) out.push_back(p);
+    return out;
+  }
+
+ private:
+  struct Layer {
+    std::unique_ptr<Parameter> w_r;  // (d, H d_h)
+    std::unique_ptr<Parameter> u;    // (H, d_h): content bias
+    std::unique_ptr<Parameter> v;    // (H, d_h): positional bias
+  };
+  // The sinusoid of every distance -span..span (row s + span) and each pair's row.
+  struct Distances {
+    int64_t rows = 0;
+    Tensor sinusoid;  // (rows, d)
+    TensorI32 index;  // (L, L): row of at(i) - at(j)
+  };
+
+  Distances distances(const Positions& pos) const {
+    const int64_t L = pos.length, span = L > 0 ? pos.at(L - 1) - pos.at(0) : 0, half = width_ / 2;
+    Distances d{2 * span + 1, Tensor::empty(Shape{2 * span + 1, width_}), TensorI32::empty(Shape{L, L})};
+    for (int64_t r = 0; r < d.rows; ++r) {
+      const double s = static_cast<double>(r - span);
+      for (int64_t m = 0; m < half; ++m) {
+        const double a = s * std::pow(10000.0, -2.0 * static_cast<double>(m) / static_cast<double>(width_));
+        d.sinusoid[r * width_ + m] = static_cast<Real>(std::sin(a));
+        d.sinusoid[r * width_ + half + m] = static_cast<Real>(std::cos(a));
+      }
+    }
+    for (int64_t i = 0; i < L; ++i)
+      for (int64_t j = 0; j < L; ++j) d.index[i * L + j] = static_cast<int32_t>(pos.at(i) - pos.at(j) + span);
+    return d;
+  }
+
+  int64_t heads_, d_head_ = 0, width_ = 0;
+  std::vector<Layer> layers_;
+  TableCache<int64_t, Distances> cache_;  // contiguous positions, by length
+};
+
+}  // namespace
+
+EncodingInfo encoding_info_transformer_xl() {
+  return {
+      .name = "transformer_xl",
+      .summary = "contextual: Transformer-XL relative keys, logit term (u . k_j + (q_i + v) . W_R R_{i-j}) / sqrt(d_h)",
+      .options = {},  // none
+      .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
+        return std::make_unique<TransformerXlEncoding>(c);
+      },
+      // Not in the default comparison: it takes the unfused attention (the logits are
+      // formed), and the default grid's committed results stay comparable.
+      .in_default_study = false,
+  };
+}
+
+}  // namespace ordo
