@@ -22,12 +22,15 @@
 //   out[b, h, t, u] = q[b, h, t, :] . rel[idx[t, u], h, :]
 //   dq[b, h, t, :] = sum_u dout[b, h, t, u] rel[idx[t, u], h, :]
 //   drel[n, h, :]  = sum over (b, t, u) with idx[t, u] = n of dout[b, h, t, u] q[b, h, t, :]
-// drel is a scatter: each head's slice is summed by one thread, in (b, t, u) order.
+// The keys of a query row (h, t) are the same for every b: gathered once, transposed, and
+// each b's row of logits is then d passes along contiguous memory. drel is a scatter: each
+// head's slice is summed by one thread, over b for each (t, u), then in (t, u) order.
 //
 // The kernels write each output element from exactly one loop iteration in a fixed
 // order, so results are bit-identical for any thread count.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/ops.h"
 #include "core/ops/rotate_rows.h"
@@ -65,6 +68,14 @@ RotatePlan plan_rotate(const Shape& x, const Shape& c, const Shape& s) {
 inline int64_t angle_row(const RotatePlan& p, int64_t r) {
   const int64_t l = r % p.L;
   return p.per_batch ? ((r / p.rows_per_batch) * p.L + l) * p.half : l * p.half;
+}
+
+// Head h's keys of one query row, transposed: gt[c * Lk + u] = rel[ids[u], h, c].
+void gather_keys_transposed(const Real* rel, const int32_t* ids, int64_t H, int64_t h, int64_t d, int64_t Lk, Real* gt) {
+  for (int64_t u = 0; u < Lk; ++u) {
+    const Real* r = rel + (static_cast<int64_t>(ids[u]) * H + h) * d;
+    for (int64_t c = 0; c < d; ++c) gt[c * Lk + u] = r[c];
+  }
 }
 
 }  // namespace
@@ -214,14 +225,22 @@ Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
     const Real *qd = Q.data(), *rd = R.data();
     const int32_t* id = idx.data();
     Real* od = out.data();
-    parallel_for(B * H * Lq, Lk * d, [&](int64_t row) {  // row = (b * H + h) * Lq + t
-      const int64_t h = (row / Lq) % H, tq = row % Lq;
-      const Real* qr = qd + row * d;
-      for (int64_t u = 0; u < Lk; ++u) {
-        const Real* rr = rd + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d;
-        Real acc = 0;
-        for (int64_t c = 0; c < d; ++c) acc += qr[c] * rr[c];
-        od[row * Lk + u] = acc;
+    // One (h, t) per item: its keys G^T (d, Lk), the same for every b, then for each b the
+    // row out[b, h, t, :] = sum_c q[b, h, t, c] G^T[c, :], in c order, along contiguous rows.
+    parallel_for(H * Lq, B * Lk * d, [&](int64_t ht) {
+      const int64_t h = ht / Lq, tq = ht % Lq;
+      std::vector<Real> gt(static_cast<size_t>(d * Lk));
+      gather_keys_transposed(rd, id + tq * Lk, H, h, d, Lk, gt.data());
+      for (int64_t b = 0; b < B; ++b) {
+        const int64_t row = (b * H + h) * Lq + tq;
+        const Real* qr = qd + row * d;
+        Real* o = od + row * Lk;
+        std::fill(o, o + Lk, Real(0));
+        for (int64_t c = 0; c < d; ++c) {
+          const Real qc = qr[c];
+          const Real* g = gt.data() + c * Lk;
+          for (int64_t u = 0; u < Lk; ++u) o[u] += qc * g[u];
+        }
       }
     });
   }
@@ -232,6 +251,7 @@ Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
     const int32_t* id = saved.data();
     if (t.needs_grad(q))
       t.add_grad(q, [&](auto into, Real* dq) {
+        // dq[b, h, t, :] = sum_u dout[b, h, t, u] G[u, :], in u order, along the key rows.
         parallel_for(B * H * Lq, Lk * d, [&](int64_t row) {
           const int64_t h = (row / Lq) % H, tq = row % Lq;
           Real acc[64];
@@ -249,17 +269,27 @@ Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
       });
     if (t.needs_grad(rel))
       t.add_grad(rel, Tape::summed, [&](auto, Real* dr) {
-        parallel_for(H, B * Lq * Lk * d, [&](int64_t h) {  // one head's rows of drel per thread
-          for (int64_t b = 0; b < B; ++b)
-            for (int64_t tq = 0; tq < Lq; ++tq) {
+        // Per head (one thread each), per t: dG[u, :] = sum_b dout[b, h, t, u] q[b, h, t, :]
+        // in b order, then added to the row of rel that (t, u) took, in (t, u) order.
+        parallel_for(H, B * Lq * Lk * d, [&](int64_t h) {
+          std::vector<Real> dg(static_cast<size_t>(Lk * d));
+          for (int64_t tq = 0; tq < Lq; ++tq) {
+            std::fill(dg.begin(), dg.end(), Real(0));
+            for (int64_t b = 0; b < B; ++b) {
               const int64_t row = (b * H + h) * Lq + tq;
               const Real* qr = qd + row * d;
+              const Real* g = gd + row * Lk;
               for (int64_t u = 0; u < Lk; ++u) {
-                const Real g = gd[row * Lk + u];
-                Real* dst = dr + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d;
-                for (int64_t c = 0; c < d; ++c) dst[c] += g * qr[c];
+                Real* dst = dg.data() + u * d;
+                for (int64_t c = 0; c < d; ++c) dst[c] += g[u] * qr[c];
               }
             }
+            for (int64_t u = 0; u < Lk; ++u) {
+              Real* dst = dr + (static_cast<int64_t>(id[tq * Lk + u]) * H + h) * d;
+              const Real* src = dg.data() + u * d;
+              for (int64_t c = 0; c < d; ++c) dst[c] += src[c];
+            }
+          }
         });
       });
   }, {q, rel});

@@ -241,6 +241,16 @@ TEST_CASE("rotate_pairs and expand_relative are bit-identical for 1 and 2 thread
   }, {random_tensor(Shape{8, 255}, 801)});
 }
 
+TEST_CASE("relative_logits is bit-identical for 1 and 2 threads", "[ops][determinism]") {
+  const int64_t L = 40, N = 2 * L - 1;
+  TensorI32 idx = TensorI32::empty(Shape{L, L});
+  for (int64_t i = 0; i < L; ++i)
+    for (int64_t j = 0; j < L; ++j) idx[i * L + j] = static_cast<int32_t>(i - j + L - 1);
+  require_deterministic("relative_logits", [idx](Tape& t, const std::vector<Var>& v) {
+    return relative_logits(t, v[0], v[1], idx);
+  }, {random_tensor(Shape{6, 4, L, 16}, 802), random_tensor(Shape{N, 4, 16}, 803)});
+}
+
 TEST_CASE("fused_attention is bit-identical for 1 and 2 threads", "[ops][determinism]") {
   const int64_t B = 4, H = 4, L = 128, dh = 16;
   const Shape qkv{B, L, H, dh};

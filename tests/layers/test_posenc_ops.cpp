@@ -1,8 +1,9 @@
-// tests/layers/test_posenc_ops.cpp: forward values of rotate_pairs and expand_relative,
-// the diagonal-sum backward, and bit-identical results for 1 and 2 threads.
+// tests/layers/test_posenc_ops.cpp: forward values of rotate_pairs, expand_relative and relative_logits,
+// their backwards (diagonal sums, a scatter into rows), and bit-identical results for 1 and 2 threads.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include <omp.h>
 
@@ -77,6 +78,38 @@ TEST_CASE("expand_relative's backward sums each diagonal", "[posenc][ops]") {
           if (u - q + Lq - 1 == j) expected += R[(h * Lq + q) * Lk + u];
       CHECK(rel.grad[h * W + j] == Approx(expected).margin(1e-5));
     }
+}
+
+TEST_CASE("relative_logits takes each pair's row of rel, and its backward scatters into those rows", "[posenc][ops]") {
+  const int64_t B = 2, H = 3, Lq = 4, Lk = 5, d = 6, N = 7;
+  Parameter q("q", random_tensor({B, H, Lq, d}, 2)), rel("rel", random_tensor({N, H, d}, 3));
+  TensorI32 idx = TensorI32::empty(Shape{Lq, Lk});
+  for (int64_t i = 0; i < Lq * Lk; ++i) idx[i] = static_cast<int32_t>((5 * i + 1) % 6);  // row 6 unused
+  const Tensor R = random_tensor({B, H, Lq, Lk}, 4);
+  Tape t;
+  Var out = relative_logits(t, t.param(q), t.param(rel), idx);
+  t.backward(sum(t, mul(t, out, t.input(R))));  // d loss / d out = R
+  std::vector<double> dq(size_t(B * H * Lq * d), 0.0), drel(size_t(N * H * d), 0.0);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t i = 0; i < Lq; ++i)
+        for (int64_t u = 0; u < Lk; ++u) {
+          const int64_t row = (b * H + h) * Lq + i, n = idx[i * Lk + u];
+          double want = 0;
+          for (int64_t c = 0; c < d; ++c) {
+            want += double(q.value[row * d + c]) * rel.value[(n * H + h) * d + c];
+            dq[size_t(row * d + c)] += double(R[row * Lk + u]) * rel.value[(n * H + h) * d + c];
+            drel[size_t((n * H + h) * d + c)] += double(R[row * Lk + u]) * q.value[row * d + c];
+          }
+          CHECK(t.value(out)[row * Lk + u] == Approx(want).margin(1e-5));
+        }
+  for (size_t i = 0; i < dq.size(); ++i) CHECK(q.grad[int64_t(i)] == Approx(dq[i]).margin(1e-5));
+  for (size_t i = 0; i < drel.size(); ++i) CHECK(rel.grad[int64_t(i)] == Approx(drel[i]).margin(1e-5));
+  for (int64_t i = 6 * H * d; i < N * H * d; ++i) CHECK(rel.grad[i] == 0);
+  TensorI32 bad = idx.clone();
+  bad[3] = int32_t(N);
+  CHECK_THROWS_WITH(relative_logits(t, t.param(q), t.param(rel), bad),
+                    Catch::Matchers::Contains("idx entry 7 at (0, 3) is outside the 7 rows of rel"));
 }
 
 TEST_CASE("positional ops give bit-identical values and gradients for 1 and 2 threads", "[posenc][ops]") {
