@@ -5,15 +5,16 @@
 //   (q_i + u) . k_j + (q_i + v) . W_R R_{i-j},   all over sqrt(d_h)
 // with R_s the fixed sinusoid of the distance s (width d = H d_h, its sines then its cosines,
 // R_s = [sin(s w_0..w_{d/2-1}), cos(s w_0..)], w_m = 10000^(-2m/d), as in the authors' code),
-// W_R (d, H d_h) a learned map from it to each head's relative key, and u, v (H, d_h)
-// learned per head: the "global content bias" and the "global positional bias". The hook
+// W_R (d, H d_h) a learned map from it to each head's relative key, and u, v (d_h per
+// head) learned: the "global content bias" and the "global positional bias". The hook
 // adds the three terms beyond q_i . k_j:  u . k_j + (q_i + v) . W_R R_{i-j}.
 // Distances are those of the positions (Positions::at), i - j = at(i) - at(j), negative
 // beyond the query in bidirectional attention (the sines tell the two sides apart).
 //
 // Parameters per layer, initialised as in the code of Ruoss et al. 2023 and Deletang et
 // al. 2023 (Haiku): u, v ~ N(0, 0.02^2); W_R as Haiku's hk.Linear default, a normal of
-// std 1 / sqrt(d) truncated at two standard deviations.
+// std 1 / sqrt(d) truncated at two standard deviations. u and v are biases, kept as vectors
+// (H d_h) so that weight decay, which takes rank >= 2 (train/optimizer.h), leaves them alone.
 //
 // R is built for every distance from -(span) to span, span = at(L-1) - at(0), and W_R R is
 // one product per layer: (2 span + 1, d) x (d, H d_h); each pair then takes the row of its
@@ -42,8 +43,8 @@ class TransformerXlEncoding final : public PositionalEncoding {
       layers_.push_back(Layer{
           std::make_unique<Parameter>(prefix + "w_r", truncated_normal_init(Shape{width_, width_}, 1.0 / std::sqrt(double(width_)),
                                                                             cfg.seed, prefix + "w_r")),
-          std::make_unique<Parameter>(prefix + "u", normal_init(Shape{heads_, d_head_}, 0.02, cfg.seed, prefix + "u")),
-          std::make_unique<Parameter>(prefix + "v", normal_init(Shape{heads_, d_head_}, 0.02, cfg.seed, prefix + "v"))});
+          std::make_unique<Parameter>(prefix + "u", normal_init(Shape{heads_ * d_head_}, 0.02, cfg.seed, prefix + "u")),
+          std::make_unique<Parameter>(prefix + "v", normal_init(Shape{heads_ * d_head_}, 0.02, cfg.seed, prefix + "v"))});
     }
   }
   std::string name() const override { return "transformer_xl"; }
@@ -82,8 +83,8 @@ class TransformerXlEncoding final : public PositionalEncoding {
  private:
   struct Layer {
     std::unique_ptr<Parameter> w_r;  // (d, H d_h)
-    std::unique_ptr<Parameter> u;    // (H, d_h): content bias
-    std::unique_ptr<Parameter> v;    // (H, d_h): positional bias
+    std::unique_ptr<Parameter> u;    // (H d_h): content bias, head by head
+    std::unique_ptr<Parameter> v;    // (H d_h): positional bias
   };
   // The sinusoid of every distance -span..span (row s + span) and each pair's row.
   struct Distances {

@@ -78,7 +78,7 @@ TEST_CASE("transformer_xl: the logits equal the authors' relative-shift computat
   const Tensor& W = params[3 * layer]->value;  // (D, H d_h)
   const Tensor &ub = params[3 * layer + 1]->value, &vb = params[3 * layer + 2]->value;
   REQUIRE(W.shape() == (Shape{kWidth, kWidth}));
-  REQUIRE(ub.shape() == (Shape{kHeads, kHeadDim}));
+  REQUIRE(ub.shape() == (Shape{kWidth}));  // head by head: a bias, rank 1
   // The authors take the sinusoid of u - t (key minus query) where ordo takes i - j = t - u,
   // as Transformer-XL writes it: the same once W_R's rows that meet the sines change sign.
   std::vector<double> w_authors(size_t(kWidth * kWidth));
@@ -155,7 +155,7 @@ TEST_CASE("transformer_xl: at randomized positions the term is the formula at th
   CHECK_FALSE(test::bit_equal(logits(*enc, in, contiguous, 0), got));
 }
 
-TEST_CASE("transformer_xl: u and v start as N(0, 0.02^2), W_R as Haiku's truncated normal of std 1/sqrt(d)", "[posenc][transformer_xl]") {
+TEST_CASE("transformer_xl: u and v start as N(0, 0.02^2) vectors, W_R as Haiku's truncated normal of std 1/sqrt(d)", "[posenc][transformer_xl]") {
   EncodingConfig cfg;
   cfg.d_model = 64;
   cfg.n_heads = 8;
@@ -170,6 +170,7 @@ TEST_CASE("transformer_xl: u and v start as N(0, 0.02^2), W_R as Haiku's truncat
   };
   const std::vector<Parameter*> params = enc->parameters();
   REQUIRE(params.size() == 6);
+  std::vector<Real> biases;  // u and v of both layers: 256 values
   for (int64_t l = 0; l < 2; ++l) {
     INFO("layer " << l);
     const auto w = stats(params[size_t(3 * l)]->value);  // 4096 values
@@ -178,10 +179,19 @@ TEST_CASE("transformer_xl: u and v start as N(0, 0.02^2), W_R as Haiku's truncat
     CHECK(w[2] <= 2.0 / 8.0);
     CHECK(w[2] > 0.24);  // the cut is reached
     for (int k = 1; k <= 2; ++k) {
-      const auto b = stats(params[size_t(3 * l + k)]->value);  // 64 values
-      CHECK(b[1] == Approx(0.02).margin(0.005));
+      const Tensor& b = params[size_t(3 * l + k)]->value;
+      REQUIRE(b.shape() == (Shape{64}));  // rank 1: a bias, which weight decay leaves alone
+      biases.insert(biases.end(), b.data(), b.data() + b.numel());
     }
+    CHECK_FALSE(test::bit_equal(params[size_t(3 * l + 1)]->value, params[size_t(3 * l + 2)]->value));  // u != v
   }
+  // Untruncated N(0, 0.02^2): the std within 0.0025 (about 3 standard errors of 256 draws),
+  // and draws beyond 2.25 std, which a truncated init never makes.
+  Tensor all = Tensor::empty(Shape{int64_t(biases.size())});
+  std::copy(biases.begin(), biases.end(), all.data());
+  const auto b = stats(all);
+  CHECK(b[1] == Approx(0.02).margin(0.0025));
+  CHECK(b[2] > 0.045);
   // The layers' tables differ (each a function of its own name).
   CHECK_FALSE(test::bit_equal(params[0]->value, params[3]->value));
 }
