@@ -16,11 +16,14 @@
 // std 1 / sqrt(d) truncated at two standard deviations. u and v are biases, kept as vectors
 // (H d_h) so that weight decay, which takes rank >= 2 (train/optimizer.h), leaves them alone.
 //
-// R is built for every distance from -(span) to span, span = at(L-1) - at(0), and W_R R is
-// one product per layer: (2 span + 1, d) x (d, H d_h); each pair then takes the row of its
-// distance (core/ops.h relative_logits), the memory of the logits rather than of an
-// (L, L, d) table of keys.
+// R is built for every distance from -(span) to span, span = at(L-1) - at(0) (randomized
+// positions: max_len - 1, so one table serves every batch), and W_R R is one product per
+// layer: (2 span + 1, d) x (d, H d_h); each pair then takes the row of its distance
+// (core/ops.h relative_logits), the memory of the logits rather than of an (L, L, d) table
+// of keys.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/ops.h"
 #include "layers/init.h"
@@ -32,7 +35,7 @@ namespace {
 
 class TransformerXlEncoding final : public PositionalEncoding {
  public:
-  explicit TransformerXlEncoding(const EncodingConfig& cfg) : heads_(cfg.n_heads) {
+  explicit TransformerXlEncoding(const EncodingConfig& cfg) : heads_(cfg.n_heads), max_len_(cfg.max_len) {
     ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "transformer_xl: d_model = ", cfg.d_model,
                " is not divisible by n_heads = ", cfg.n_heads);
     d_head_ = cfg.d_model / cfg.n_heads;
@@ -63,12 +66,17 @@ class TransformerXlEncoding final : public PositionalEncoding {
     ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(layers_.size()), "transformer_xl: layer ", layer,
                " of a model built for ", layers_.size());
     const Layer& p = layers_[static_cast<size_t>(layer)];
-    // Randomized positions (docs/spec.md §2.13) differ every batch: built afresh.
-    const Distances dist = pos.contiguous() ? cache_.get(L, [&] { return distances(pos); }) : distances(pos);
+    // The sinusoid rows -span..span: for randomized positions (docs/spec.md §2.13), whose
+    // gaps differ every batch, the rows of every distance below max_len, built once; each
+    // pair's row is then the batch's own (built per call, (L, L) integers).
+    int64_t span = L > 0 ? pos.at(L - 1) - pos.at(0) : 0;
+    if (!pos.contiguous()) span = std::max(span, max_len_ - 1);
+    const Tensor sinusoid = sinusoids_.get(span, [&] { return sinusoid_rows(span); });
+    const TensorI32 index = pos.contiguous() ? indexes_.get(L, [&] { return pair_rows(pos, span); }) : pair_rows(pos, span);
 
     const Shape per_head{1, heads_, 1, d_head_};
-    Var rel = reshape(t, matmul(t, t.input(dist.sinusoid), t.param(*p.w_r)), Shape{dist.rows, heads_, d_head_});
-    Var positional = relative_logits(t, add(t, q, reshape(t, t.param(*p.v), per_head)), rel, dist.index);
+    Var rel = reshape(t, matmul(t, t.input(sinusoid), t.param(*p.w_r)), Shape{2 * span + 1, heads_, d_head_});
+    Var positional = relative_logits(t, add(t, q, reshape(t, t.param(*p.v), per_head)), rel, index);
     Var content = reshape(t, sum_last(t, mul(t, k, reshape(t, t.param(*p.u), per_head))), Shape{B, heads_, 1, L});
     return scale(t, add(t, positional, content), static_cast<Real>(1.0 / std::sqrt(static_cast<double>(d_head_))));
   }
@@ -86,32 +94,34 @@ class TransformerXlEncoding final : public PositionalEncoding {
     std::unique_ptr<Parameter> u;    // (H d_h): content bias, head by head
     std::unique_ptr<Parameter> v;    // (H d_h): positional bias
   };
-  // The sinusoid of every distance -span..span (row s + span) and each pair's row.
-  struct Distances {
-    int64_t rows = 0;
-    Tensor sinusoid;  // (rows, d)
-    TensorI32 index;  // (L, L): row of at(i) - at(j)
-  };
-
-  Distances distances(const Positions& pos) const {
-    const int64_t L = pos.length, span = L > 0 ? pos.at(L - 1) - pos.at(0) : 0, half = width_ / 2;
-    Distances d{2 * span + 1, Tensor::empty(Shape{2 * span + 1, width_}), TensorI32::empty(Shape{L, L})};
-    for (int64_t r = 0; r < d.rows; ++r) {
-      const double s = static_cast<double>(r - span);
+  // R_s of every distance s = -span..span, row s + span: (2 span + 1, d).
+  Tensor sinusoid_rows(int64_t span) const {
+    const int64_t half = width_ / 2;
+    std::vector<double> w(static_cast<size_t>(half));
+    for (int64_t m = 0; m < half; ++m) w[size_t(m)] = std::pow(10000.0, -2.0 * double(m) / double(width_));
+    Tensor r = Tensor::empty(Shape{2 * span + 1, width_});
+    for (int64_t row = 0; row <= 2 * span; ++row)
       for (int64_t m = 0; m < half; ++m) {
-        const double a = s * std::pow(10000.0, -2.0 * static_cast<double>(m) / static_cast<double>(width_));
-        d.sinusoid[r * width_ + m] = static_cast<Real>(std::sin(a));
-        d.sinusoid[r * width_ + half + m] = static_cast<Real>(std::cos(a));
+        const double a = static_cast<double>(row - span) * w[size_t(m)];
+        r[row * width_ + m] = static_cast<Real>(std::sin(a));
+        r[row * width_ + half + m] = static_cast<Real>(std::cos(a));
       }
-    }
-    for (int64_t i = 0; i < L; ++i)
-      for (int64_t j = 0; j < L; ++j) d.index[i * L + j] = static_cast<int32_t>(pos.at(i) - pos.at(j) + span);
-    return d;
+    return r;
   }
 
-  int64_t heads_, d_head_ = 0, width_ = 0;
+  // The row of each pair (i, j): at(i) - at(j) + span, (L, L).
+  static TensorI32 pair_rows(const Positions& pos, int64_t span) {
+    const int64_t L = pos.length;
+    TensorI32 index = TensorI32::empty(Shape{L, L});
+    for (int64_t i = 0; i < L; ++i)
+      for (int64_t j = 0; j < L; ++j) index[i * L + j] = static_cast<int32_t>(pos.at(i) - pos.at(j) + span);
+    return index;
+  }
+
+  int64_t heads_, max_len_, d_head_ = 0, width_ = 0;
   std::vector<Layer> layers_;
-  TableCache<int64_t, Distances> cache_;  // contiguous positions, by length
+  TableCache<int64_t, Tensor> sinusoids_;   // by span
+  TableCache<int64_t, TensorI32> indexes_;  // contiguous positions, by length
 };
 
 }  // namespace
