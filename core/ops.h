@@ -191,10 +191,24 @@ struct FusedAttentionBias {
 //   forget: F (B, L, H), or (T, H) on packed rows: the logit of query t and key u in head h
 //           gets F[t, h] - F[u, h] (the Forgetting Transformer, Lin et al. 2025: F the
 //           running sums of log forget gates; docs/spec.md §2.17);
+//   relative_keys: the logit of query t and key u in head h gets
+//           scale * queries[t, h] . keys[pos(t) - pos(u) + offset, h] (Transformer-XL's
+//           relative keys, Dai et al. 2019; docs/spec.md §2.21), RelativeKeys below;
 //   log_length_scale: s (H), Scalable-Softmax (SSMax, Nakanishi 2025; docs/spec.md §2.16):
 //           the whole logit row of query t in head h, the terms above included, times
 //           s_h log n_t, n_t the number of keys the query sees (AttentionMask).
 // Implicit from a bias alone.
+//
+// queries: q's shape and layout ((B, L, H, d_h), or packed (T, H, d_h)); keys: (N, H, d_h),
+// one row per relative distance; positions: pos(t) of row t of every sequence (L values,
+// strictly increasing), or empty for pos(t) = t. Every pos(t) - pos(u) + offset of two rows
+// must lie in [0, N). The keys' gradient is summed over the pairs that read each row.
+struct RelativeKeys {
+  Var queries;
+  Var keys;
+  std::vector<int32_t> positions;
+  int64_t offset = 0;
+};
 struct LogitTerms {
   LogitTerms(FusedAttentionBias bias_ = {}, std::optional<Var> log_length_scale_ = std::nullopt,
              std::optional<Var> forget_ = std::nullopt)
@@ -202,6 +216,7 @@ struct LogitTerms {
   FusedAttentionBias bias;
   std::optional<Var> log_length_scale;  // (H)
   std::optional<Var> forget;            // (B, L, H) or packed (T, H)
+  std::optional<RelativeKeys> relative_keys;
 };
 Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                     const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);

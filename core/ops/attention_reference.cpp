@@ -8,6 +8,7 @@
 // For one (batch entry b, head h), with q, k, v (L, d), scale s and the bias:
 //   visible(t, u) = mask.visible(t, u, key_lengths[b])   (padding, causal, window: core/ops.h)
 //   z[t, u] = s q_t . k_u + bias[t, u] + F[t] - F[u]      (visible keys only; F: the forget term)
+//             + s qr_t . R[pos(t) - pos(u) + offset]     (relative keys: qr the queries, R the keys)
 //   S[t, u] = f_t z[t, u],  f_t = s_h log n_t with SSMax (n_t: the keys query t sees), else 1
 //   P[t, u] = exp(S[t, u] - max_u S[t, .]) / sum_u' exp(S[t, u'] - max_u S[t, .])
 //   O_t     = sum_u P[t, u] v_u                            (0 when no key is visible)
@@ -18,6 +19,7 @@
 //   dS[t, u]  = P[t, u] (dP[t, u] - D_t)
 //   dQ[t]    += f_t s dS[t, u] k_u,   dK[u] += f_t s dS[t, u] q_t,   dbias[t, u] += f_t dS[t, u]
 //   dF[t]    += f_t dS[t, u],   dF[u] -= f_t dS[t, u]                (the forget term)
+//   dqr[t]   += f_t s dS[t, u] R[row],   dR[row] += f_t s dS[t, u] qr_t   (relative keys)
 //   ds_h     += log n_t sum_u dS[t, u] z[t, u]                      (SSMax)
 // where the bias is relative (H, 2L - 1), entry [h, (u - t) + L - 1], or full (H, L, L).
 // The forward keeps P (B, H, L, L) for the backward: memory the fast kernel does not spend.
@@ -83,6 +85,27 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
     ORDO_CHECK(t.shape(*terms.forget) == (Shape{B, L, H}), "attention_reference: the forget term must be (", B, ", ",
                L, ", ", H, "), got ", t.shape(*terms.forget));
   const Real* fd = terms.forget ? t.value(*terms.forget).data() : nullptr;
+  // Relative keys: qr (B, L, H, d) and R (N, H, d); row(t, u) = pos(t) - pos(u) + offset.
+  const std::optional<RelativeKeys> rel = terms.relative_keys;
+  if (rel) {
+    ORDO_CHECK(t.shape(rel->queries) == Q.shape(), "attention_reference: the relative keys' queries must be ",
+               Q.shape(), ", got ", t.shape(rel->queries));
+    ORDO_CHECK(t.shape(rel->keys).rank() == 3 && t.shape(rel->keys)[1] == H && t.shape(rel->keys)[2] == d,
+               "attention_reference: the relative keys must be (N, ", H, ", ", d, "), got ", t.shape(rel->keys));
+    ORDO_CHECK(rel->positions.empty() || static_cast<int64_t>(rel->positions.size()) == L,
+               "attention_reference: ", rel->positions.size(), " relative-key positions for L = ", L);
+    const int64_t N = t.shape(rel->keys)[0];
+    for (int64_t a = 0; a < L; ++a)
+      for (int64_t c = 0; c < L; ++c) {
+        const int64_t r = (rel->positions.empty() ? a - c : rel->positions[a] - rel->positions[c]) + rel->offset;
+        ORDO_CHECK(r >= 0 && r < N, "attention_reference: relative-key row ", r, " outside [0, ", N, ")");
+      }
+  }
+  auto rel_row = [rel](int64_t row, int64_t u) {
+    return (rel->positions.empty() ? row - u : rel->positions[row] - rel->positions[u]) + rel->offset;
+  };
+  const Real* rqd = rel ? t.value(rel->queries).data() : nullptr;
+  const Real* rkd = rel ? t.value(rel->keys).data() : nullptr;
   auto forget_at = [H, L](const Real* F, int64_t b, int64_t row, int64_t h) { return F[(b * L + row) * H + h]; };
   auto factor = [&](int64_t b, int64_t h, int64_t row) { return sd ? sd[h] * log_keys(b, row) : Real(1); };
 
@@ -102,6 +125,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
           p[u] = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d);
           if (bd) p[u] += bd[lay.bias(h, row, u)];
           if (fd) p[u] += forget_at(fd, b, row, h) - forget_at(fd, b, u, h);
+          if (rel) p[u] += scale * dot(rqd + lay.row(b, row, h), rkd + (rel_row(row, u) * H + h) * d, d);
           p[u] *= factor(b, h, row);
           max_score = std::max(max_score, p[u]);
         }
@@ -118,8 +142,8 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
       }
 
   const std::optional<Var> bias_var = bias.values, scale_var = terms.log_length_scale, forget_var = terms.forget;
-  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, lay, P, mask, key_lengths, scale, log_keys,
-                             forget_at](Tape& t, const Tensor& dO) {
+  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, rel, rel_row, lay, P, mask, key_lengths, scale,
+                             log_keys, forget_at](Tape& t, const Tensor& dO) {
     const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
     auto visible = [&](int64_t b, int64_t row, int64_t u) { return mask.visible(row, u, key_lengths[b]); };
     // The four gradients are summed over the loops below in buffers of their own, then added.
@@ -134,6 +158,10 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
     Tensor gforget = want_forget ? Tensor::zeros(Shape{B, L, H}) : Tensor();
     Tensor gq = zeros_if(t.needs_grad(q), q), gk = zeros_if(t.needs_grad(k), k), gv = zeros_if(t.needs_grad(v), v);
     Tensor gbias = want_bias ? Tensor::zeros(t.shape(*bias_var)) : Tensor();
+    const bool want_rq = rel && t.needs_grad(rel->queries), want_rk = rel && t.needs_grad(rel->keys);
+    Tensor grq = zeros_if(want_rq, rel ? rel->queries : q), grk = zeros_if(want_rk, rel ? rel->keys : q);
+    const Real* rqd = rel ? t.value(rel->queries).data() : nullptr;
+    const Real* rkd = rel ? t.value(rel->keys).data() : nullptr;
     Real* dq = gq.defined() ? gq.data() : nullptr;
     Real* dk = gk.defined() ? gk.data() : nullptr;
     Real* dv = gv.defined() ? gv.data() : nullptr;
@@ -160,6 +188,13 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
               if (dk) dk[lay.row(b, u, h) + c] += f * scale * dS * qd[lay.row(b, row, h) + c];
             }
             if (dbias) dbias[lay.bias(h, row, u)] += f * dS;
+            if (rel) {
+              const int64_t r = (rel_row(row, u) * H + h) * d;
+              for (int64_t c = 0; c < d; ++c) {
+                if (want_rq) grq[lay.row(b, row, h) + c] += f * scale * dS * rkd[r + c];
+                if (want_rk) grk[r + c] += f * scale * dS * rqd[lay.row(b, row, h) + c];
+              }
+            }
             if (want_forget) {
               gforget[(b * L + row) * H + h] += f * dS;
               gforget[(b * L + u) * H + h] -= f * dS;
@@ -168,6 +203,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
               Real z = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d);
               if (bd) z += bd[lay.bias(h, row, u)];
               if (fd) z += forget_at(fd, b, row, h) - forget_at(fd, b, u, h);
+              if (rel) z += scale * dot(rqd + lay.row(b, row, h), rkd + (rel_row(row, u) * H + h) * d, d);
               gscale[h] += logn * dS * z;
             }
           }
@@ -178,11 +214,14 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
     if (dbias) t.add_grad(*bias_var, std::move(gbias));
     if (want_scale) t.add_grad(*scale_var, std::move(gscale));
     if (want_forget) t.add_grad(*forget_var, std::move(gforget));
+    if (want_rq) t.add_grad(rel->queries, std::move(grq));
+    if (want_rk) t.add_grad(rel->keys, std::move(grk));
   };
   std::vector<Var> inputs{q, k, v};
   if (bias_var) inputs.push_back(*bias_var);
   if (scale_var) inputs.push_back(*scale_var);
   if (forget_var) inputs.push_back(*forget_var);
+  if (rel) inputs.push_back(rel->queries), inputs.push_back(rel->keys);
   return t.push("attention_reference", std::move(O), std::move(backward), inputs);
 }
 

@@ -8,6 +8,8 @@
 //
 // For one (batch entry b, head h), with q, k, v (L, d), scale s and a bias (or none):
 //   S[t, u] = s q_t . k_u + bias[t, u]        (-inf where key u is masked for query t)
+//             (+ s qr_t . R[row(t, u)] with relative keys: queries qr (L, d), keys R (N, d),
+//              row(t, u) = pos(t) - pos(u) + offset; the other terms of LogitTerms alike)
 //   lse_t   = log sum_u exp(S[t, u])
 //   P[t, u] = exp(S[t, u] - lse_t)             (the softmax of row t)
 //   O_t     = sum_u P[t, u] v_u
@@ -30,7 +32,10 @@
 // From S = s q k^T + bias:
 //   dQ[t] = s sum_u dS[t, u] k_u,   dK[u] = s sum_t dS[t, u] q_t,   dbias[t, u] = dS[t, u]
 // summed over the batch for a full (H, L, L) bias, and along each diagonal u - t (and over
-// the batch) for a relative (H, 2L - 1) one. The backward recomputes P tile by tile from q,
+// the batch) for a relative (H, 2L - 1) one. Relative keys:
+//   dqr[t] = s sum_u dS[t, u] R[row(t, u)],   dR[n] = s sum_{row(t, u) = n} dS[t, u] qr_t
+// each pair reading its head's rows of R in place (d a multiple of 8), or from a padded
+// copy of the rows its distances reach (Kp). The backward recomputes P tile by tile from q,
 // k and the saved lse with the very same code as the forward, so S is bitwise the same.
 //
 // Masks (AttentionMask, core/ops.h): query t sees the keys [key_begin(t), key_end(t)): key
@@ -41,8 +46,8 @@
 //
 // Threads: each (b, h) pair is owned by one loop iteration and computed in a fixed order.
 // The relative-bias gradient goes into per-(b, h) partial rows summed over b in order
-// afterwards; a full-bias gradient is computed one head per iteration, looping over b in
-// order. So the results are bit-identical for any OMP_NUM_THREADS.
+// afterwards; a full-bias gradient and the relative keys' gradient are computed one head per
+// iteration, looping over b in order. So the results are bit-identical for any OMP_NUM_THREADS.
 //
 // Speed (the building blocks are in core/ops/fused_attention_tiles.h; the plain reference
 // kernel of the whole op is core/ops/attention_reference.cpp): every product is the small
@@ -108,6 +113,12 @@ struct Plan {
   // the (T, H, d) tensors and it has key_lengths[b] query rows. Empty: the padded (B, L, H,
   // d) layout, L query rows per sequence.
   std::vector<int64_t> starts;
+  // Relative keys (LogitTerms::relative_keys): query t and key u of head h read row
+  // pos(t) - pos(u) + rel_offset of the (N, H, d) keys; rel_span = pos(L - 1) - pos(0), so a
+  // pair reads at most the 2 rel_span + 1 rows around rel_offset.
+  bool relative_keys = false;
+  std::vector<int32_t> rel_positions;  // empty: pos(t) = t
+  int64_t rel_offset = 0, rel_span = 0;
 
   int64_t tiles() const { return (L + kTile - 1) / kTile; }
   // Query rows of sequence b.
@@ -130,6 +141,7 @@ struct Plan {
       factor[i] = s[h] * logn[i];
     }
   }
+  int64_t rel_pos(int64_t t) const { return rel_positions.empty() ? t : rel_positions[static_cast<size_t>(t)]; }
   // Entries of one head's bias (and of its gradient).
   int64_t bias_per_head() const { return bias_form == BiasForm::relative ? 2 * L - 1 : L * L; }
   // Within one head's bias, the entry of query t and key u0 (the keys after u0 follow it).
@@ -142,6 +154,67 @@ struct Plan {
   }
 };
 
+// The relative keys' rows are kept dr = d rounded up to 8 wide (zero padded), and their dot
+// products and updates run on vectors of 8 (GCC keeps a float sum in order, so a plain loop
+// would be one dependent chain per pair): d_h = 8 is one vector.
+using Vec8 = Real __attribute__((vector_size(8 * sizeof(Real))));
+inline Vec8 load8(const Real* p) {
+  Vec8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store8(Real* p, Vec8 v) { std::memcpy(p, &v, sizeof v); }
+inline int64_t rel_width(int64_t d) { return round_up(d, 8); }
+// dst (rows_out, w) = s * src (n rows of d, row stride ld), zero padded (copy_padded's
+// vector path takes widths of whole registers only; w = rel_width(d) may be half of one).
+void copy_rows8(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s, Real* __restrict dst,
+                int64_t rows_out, int64_t w) {
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t c = 0; c < d; ++c) dst[i * w + c] = s * src[i * ld + c];
+    for (int64_t c = d; c < w; ++c) dst[i * w + c] = 0;
+  }
+  std::fill(dst + n * w, dst + rows_out * w, Real(0));
+}
+// a . b over w (a multiple of 8) values, in a fixed association.
+inline Real dot8(const Real* __restrict a, const Real* __restrict b, int64_t w) {
+  Vec8 acc = load8(a) * load8(b);
+  for (int64_t c = 8; c < w; c += 8) acc += load8(a + c) * load8(b + c);
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+// y += s x over w (a multiple of 8) values.
+inline void axpy8(Real s, const Real* __restrict x, Real* __restrict y, int64_t w) {
+  for (int64_t c = 0; c < w; c += 8) store8(y + c, load8(y + c) + s * load8(x + c));
+}
+
+// The relative keys of one pair: its query rows scaled as Qs (the tile's rows, dr apart) and
+// the rows [n_lo, n_lo + n) of its head's keys, row r at K + r k_stride, so that query t and
+// key u read row rel_pos(t) - rel_pos(u) + rel_offset - n_lo. With d a multiple of 8 that is
+// the keys tensor itself (rows p.ld apart): randomized positions spread a pair's rows over
+// up to 2 max_len distances, and a copy of them all per pair cost more than the products
+// (40 steps at Ruoss et al.'s size, randomized: 16.6 s with the copy). Otherwise a copy,
+// zero padded to dr. Qr null: no relative keys.
+struct PairRelative {
+  const Real* Qr = nullptr;
+  const Real* K = nullptr;
+  int64_t k_stride = 0, n_lo = 0, n = 0;
+};
+inline bool keys_in_place(int64_t d) { return d % 8 == 0; }
+
+// K of a pair with L rows of head h: the keys of every distance between two of its rows;
+// Kp (n rows of dr) receives the copy when the keys are not read in place.
+void gather_relative_keys(const Plan& p, int64_t h, int64_t L, const Real* keys, Real* Kp, PairRelative& rel) {
+  const int64_t span = L > 0 ? p.rel_pos(L - 1) - p.rel_pos(0) : 0;
+  rel.n_lo = p.rel_offset - span;
+  rel.n = L > 0 ? 2 * span + 1 : 0;
+  const Real* first = keys + rel.n_lo * p.ld + h * p.d;
+  if (keys_in_place(p.d)) {
+    rel.K = first, rel.k_stride = p.ld;
+  } else {
+    copy_rows8(first, rel.n, p.d, p.ld, 1, Kp, rel.n, rel_width(p.d));
+    rel.K = Kp, rel.k_stride = rel_width(p.d);
+  }
+}
+
 // A tile with nq real query rows and nk real keys is computed on rows(nq) x cols(nk) of
 // its (kTile, kTile) buffers: short sequences (L = 16 in a batch) do not pay for 64 x 64.
 inline int64_t tile_rows(int64_t nq) { return round_up(nq, kMR); }
@@ -153,8 +226,10 @@ inline int64_t tile_cols(int64_t nk) { return round_up(nk, kNR); }  // also a mu
 // backward, so the backward sees bitwise the forward's scores.
 // With SSMax, Qs's rows already carry their factors, and factor (nq) scales the other terms'
 // rows. F: the pair's forget term F_t of every row t (contiguous), or null.
+// rel: the pair's relative keys, rel.Qr at the tile's first row (scaled as Qs), or none.
 void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Real* F, const Real* factor,
-                 int64_t t0, int64_t nq, int64_t u0, int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
+                 const PairRelative& rel, int64_t t0, int64_t nq, int64_t u0, int64_t nk, const Real* Qs,
+                 const Real* Kt, Real* S) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
   tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
   for (int64_t i = 0; i < rows; ++i) {
@@ -172,6 +247,12 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Re
       const Real* __restrict Fu = F + u0;
       for (int64_t x = lo; x < nv; ++x) s[x] += (Ft - Fu[x]) * f;
     }
+    if (rel.Qr && nv > lo) {  // qr_t . keys[pos(t) - pos(u) + offset], qr scaled as q
+      const int64_t dr = rel_width(p.d);
+      const Real* __restrict qr = rel.Qr + i * dr;
+      const int64_t base = p.rel_pos(t0 + i) + p.rel_offset - rel.n_lo;
+      for (int64_t x = lo; x < nv; ++x) s[x] += dot8(qr, rel.K + (base - p.rel_pos(u0 + x)) * rel.k_stride, dr);
+    }
     std::fill(s, s + lo, kNegInf);
     std::fill(s + nv, s + cols, kNegInf);
   }
@@ -179,11 +260,15 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Re
 
 // Forward of one (b, h): writes O (L rows, stride p.ld) and lse (L).
 // sscale: SSMax's s (H), or null. forget: the pair's rows of F (stride H), or null.
-void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
-                  const Real* v, const Real* bias, const Real* sscale, const Real* forget, Real* O, Real* lse) {
+// rq: the pair's rows of the relative keys' queries (stride p.ld) and rk the (N, H, d) keys,
+// or null.
+void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k, const Real* v,
+                  const Real* bias, const Real* sscale, const Real* forget, const Real* rq, const Real* rk, Real* O,
+                  Real* lse) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
   const int64_t Lp = p.tiles() * kTile;
-  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F] = carve_scratch<13>({
+  const int64_t rel_rows = rq && !keys_in_place(d) ? 2 * p.rel_span + 1 : 0, dr = rel_width(d);
+  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F, Qr, Kp] = carve_scratch<15>({
       kTile * dp,      // Qs (kTile, dp): scale * q
       kTile * dp,      // acc (kTile, dp): running sum_u p_u v_u
       kTile * dp,      // Vs (kTile, dp): v of the key tile
@@ -197,17 +282,28 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       kTile,           // logn (kTile): SSMax's log n_t
       kTile,           // factor (kTile): SSMax's s_h log n_t
       forget ? Lp : 0, // F (L): the forget term of every row, contiguous
+      rq ? kTile * dr : 0,  // Qr (kTile, dr): the relative keys' queries, scaled as Qs
+      rel_rows * dr,   // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
   });
   if (forget)
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
+  PairRelative rel;
+  if (rq) {
+    rel.Qr = Qr;
+    gather_relative_keys(p, h, L, rk, Kp, rel);
+  }
 
   for (int64_t t0 = 0; t0 < L; t0 += kTile) {
     const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
     copy_padded(q + t0 * ld, nq, d, ld, p.qscale, Qs, rows, dp);
+    if (rq) copy_rows8(rq + t0 * ld, nq, d, ld, p.qscale, Qr, rows, dr);
     if (sscale) {
       p.log_lengths(sscale, b, h, t0, nq, logn, factor);
       for (int64_t i = 0; i < nq; ++i)
         for (int64_t c = 0; c < dp; ++c) Qs[i * dp + c] *= factor[i];
+      if (rq)
+        for (int64_t i = 0; i < nq; ++i)
+          for (int64_t c = 0; c < dr; ++c) Qr[i * dr + c] *= factor[i];
     }
     std::fill(m, m + rows, kNegInf);
     std::fill(l, l + rows, Real(0));
@@ -217,7 +313,7 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       const int64_t nk = std::min(kTile, u_end - u0), cols = tile_cols(nk);
       copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
       copy_padded(v + u0 * ld, nk, d, ld, 1, Vs, nk, dp);
-      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S);
+      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor : nullptr, rel, t0, nq, u0, nk, Qs, Kt, S);
       // The online softmax step, one pass over the rows per stage. Row by row, each row was
       // one long dependency chain (maximum, its horizontal reduction, the exps, their sum,
       // its horizontal reduction) that the next rows could hardly overlap with; by stages,
@@ -282,7 +378,9 @@ struct PairGrads {
   Real* dbias = nullptr;  // relative: this pair's partial row (2L - 1); full: head h (L, L)
   Real* dscale = nullptr; // SSMax: this pair's part of dL/ds_h (one value, added to)
   Real* dforget = nullptr;  // the pair's rows of dF (stride H)
-  bool store_q = false, store_k = false, store_v = false, store_forget = false;
+  Real* dqr = nullptr;    // (L, d): the relative keys' queries
+  Real* dkeys = nullptr;  // the relative keys of head h (rows p.ld apart), added to
+  bool store_q = false, store_k = false, store_v = false, store_forget = false, store_qr = false;
 };
 
 // dst row (d values) = or += s * src row.
@@ -297,13 +395,17 @@ inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t 
 
 // Backward of one (b, h): adds (or stores) this pair's contributions to the gradients.
 // With SSMax (sscale: s, H values), *g.dscale receives this pair's part of dL/ds_h.
-void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k,
-                   const Real* v, const Real* bias, const Real* sscale, const Real* forget, const Real* O,
-                   const Real* lse, const Real* dO, const PairGrads& g) {
+// rq, rk: as forward_pair's.
+void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real* k, const Real* v,
+                   const Real* bias, const Real* sscale, const Real* forget, const Real* rq, const Real* rk,
+                   const Real* O, const Real* lse, const Real* dO, const PairGrads& g) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
   const int64_t Lp = p.tiles() * kTile;
-  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS, logn, factor, bias_dot, F, dF_row, dF_col] =
-      carve_scratch<17>({
+  const bool in_place = keys_in_place(d);
+  const int64_t rel_rows = rq && !in_place ? 2 * p.rel_span + 1 : 0, dr = rel_width(d);
+  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS, logn, factor, bias_dot, F, dF_row, dF_col, Qr,
+              dQRacc, Kp, dKp] =
+      carve_scratch<21>({
       Lp * dp,        // Qs (Lr, dp): scale * q
       Lp * dp,        // dOs (Lr, dp): dO, zero padded
       Lp * dp,        // dQacc (Lr, dp): sum_u dS[t, u] k_u
@@ -321,6 +423,10 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       forget ? Lp : 0,  // F (L): the forget term of every row, contiguous
       forget ? Lp : 0,  // dF_row (L): sum_u f_t dS[t, u], F_t's part as the query's
       forget ? Lp : 0,  // dF_col (L): sum_t f_t dS[t, u], minus F_u's part as a key's
+      rq ? Lp * dr : 0,  // Qr (Lr, dr): the relative keys' queries, scaled as Qs
+      rq ? Lp * dr : 0,  // dQRacc (Lr, dr): sum_u dS[t, u] keys[row(t, u)]
+      rel_rows * dr,     // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
+      rel_rows * dr,     // dKp (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
   });
   if (forget) {
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
@@ -329,6 +435,13 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   }
 
   copy_padded(q, L, d, ld, p.qscale, Qs, Lr, dp);
+  PairRelative rel;
+  if (rq) {
+    copy_rows8(rq, L, d, ld, p.qscale, Qr, Lr, dr);
+    gather_relative_keys(p, h, L, rk, Kp, rel);
+    std::fill(dQRacc, dQRacc + Lr * dr, Real(0));
+    if (!in_place) std::fill(dKp, dKp + rel.n * dr, Real(0));
+  }
   // SSMax: the logits of row t are f_t z[t, u] with f_t = s_h log n_t and z = s q k^T + bias,
   // so dz = f_t dS, and dL/ds_h = sum_t log n_t sum_u dS[t, u] z[t, u]
   //                            = sum_t log n_t (s q_t . dQacc_t + sum_u dS[t, u] bias[t, u]).
@@ -337,6 +450,9 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
     p.log_lengths(sscale, b, h, 0, L, logn, factor);
     for (int64_t t = 0; t < L; ++t)
       for (int64_t c = 0; c < dp; ++c) Qs[t * dp + c] *= factor[t];
+    if (rq)
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t c = 0; c < dr; ++c) Qr[t * dr + c] *= factor[t];
     if (want_scale) std::fill(bias_dot, bias_dot + L, Real(0));
   }
   copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
@@ -375,7 +491,8 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dp;
-      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor + t0 : nullptr, t0, nq, u0, nk, Qi, Kt, P);
+      if (rq) rel.Qr = Qr + t0 * dr;
+      tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor + t0 : nullptr, rel, t0, nq, u0, nk, Qi, Kt, P);
       tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
       // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
@@ -412,6 +529,28 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
             for (int64_t x = lo; x < nv; ++x) db[x] += ds[x] * factor[t];
           } else {
             for (int64_t x = lo; x < nv; ++x) db[x] += ds[x];
+          }
+        }
+      }
+      if (rq) {  // the relative keys: dqr_t += dS[t, u] keys[row], dkeys[row] += dS[t, u] Qr_t
+        // Keys in place: into dkeys directly, times ln 2 (Qr carries log2(e)), this head's
+        // rows only (one thread per head); else into dKp, written below.
+        Real* dK = in_place ? (g.dkeys ? g.dkeys + rel.n_lo * ld : nullptr) : dKp;
+        const int64_t dk_stride = in_place ? ld : dr;
+        const Real dk_scale = in_place ? kLn2 : Real(1);
+        const int64_t base0 = p.rel_offset - rel.n_lo;
+        for (int64_t i = 0; i < nq; ++i) {
+          const int64_t t = t0 + i;
+          const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+          const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
+          const Real* __restrict ds = dS + i * kTile;
+          const Real* __restrict qr = Qr + t * dr;
+          Real* __restrict dqr = dQRacc + t * dr;
+          const int64_t base = base0 + p.rel_pos(t);
+          for (int64_t x = lo; x < nv; ++x) {
+            const int64_t row = base - p.rel_pos(u0 + x);
+            axpy8(ds[x], rel.K + row * rel.k_stride, dqr, dr);
+            if (dK) axpy8(ds[x] * dk_scale, qr, dK + row * dk_stride, dr);
           }
         }
       }
@@ -462,6 +601,11 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       for (int64_t t = 0; t < L; ++t) std::fill(g.dq + t * ld, g.dq + t * ld + d, Real(0));
     }
   }
+  if (rq && g.dqr)  // dz = f_t dS, and z has scale qr_t . keys[row]
+    for (int64_t t = 0; t < L; ++t)
+      write_row(g.dqr + t * ld, dQRacc + t * dr, d, sscale ? p.scale * factor[t] : p.scale, g.store_qr);
+  if (rq && g.dkeys && !in_place)  // dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
+    for (int64_t r = 0; r < rel.n; ++r) write_row(g.dkeys + (rel.n_lo + r) * ld, dKp + r * dr, d, kLn2, false);
   if (forget && g.dforget)
     for (int64_t t = 0; t < L; ++t) {
       const Real v_t = dF_row[t] - dF_col[t];
@@ -472,6 +616,8 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
     for (int64_t t = 0; t < L; ++t) {
       Real qdot = 0;
       for (int64_t c = 0; c < d; ++c) qdot += q[t * ld + c] * dQacc[t * dp + c];
+      if (rq)
+        for (int64_t c = 0; c < d; ++c) qdot += rq[t * ld + c] * dQRacc[t * dr + c];
       acc += logn[t] * (p.scale * qdot + bias_dot[t]);
     }
     *g.dscale += acc;
@@ -503,6 +649,26 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
   p.ld = p.H * p.d;
   p.scale = scale;
   p.qscale = scale * kLog2e;
+  if (terms.relative_keys) {
+    const RelativeKeys& r = *terms.relative_keys;
+    ORDO_CHECK(t.shape(r.queries) == q_shape, op, ": the relative keys' queries must have q's shape ", q_shape,
+               ", got ", t.shape(r.queries));
+    const Shape& ks = t.shape(r.keys);
+    ORDO_CHECK(ks.rank() == 3 && ks[0] >= 1 && ks[1] == p.H && ks[2] == p.d, op,
+               ": the relative keys must be (N, H, d_h) = (N, ", p.H, ", ", p.d, ") for q ", q_shape, ", got ", ks);
+    ORDO_CHECK(r.positions.empty() || static_cast<int64_t>(r.positions.size()) == p.L, op, ": ",
+               r.positions.size(), " relative-key positions for L = ", p.L, " (empty: 0..L-1)");
+    for (size_t i = 1; i < r.positions.size(); ++i)
+      ORDO_CHECK(r.positions[i] > r.positions[i - 1], op, ": relative-key positions must increase, got ",
+                 r.positions[i - 1], " then ", r.positions[i], " at rows ", i - 1, " and ", i);
+    p.relative_keys = true;
+    p.rel_positions = r.positions;
+    p.rel_offset = r.offset;
+    p.rel_span = p.L > 0 ? p.rel_pos(p.L - 1) - p.rel_pos(0) : 0;
+    ORDO_CHECK(r.offset - p.rel_span >= 0 && r.offset + p.rel_span < ks[0], op, ": relative-key rows ",
+               r.offset - p.rel_span, "..", r.offset + p.rel_span, " (offset ", r.offset, ", positions spanning ",
+               p.rel_span, ") fall outside the ", ks[0], " keys");
+  }
   if (bias.values) {
     const Shape& s = t.shape(*bias.values);
     const Shape relative_shape{p.H, 2 * p.L - 1}, full_shape{p.H, p.L, p.L};
@@ -576,31 +742,40 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
     const Real* bd = bias.values ? t.value(*bias.values).data() : nullptr;
     const Real* sd = terms.log_length_scale ? t.value(*terms.log_length_scale).data() : nullptr;
     const Real* fd = terms.forget ? t.value(*terms.forget).data() : nullptr;
+    const Real* rqd = terms.relative_keys ? t.value(terms.relative_keys->queries).data() : nullptr;
+    const Real* rkd = terms.relative_keys ? t.value(terms.relative_keys->keys).data() : nullptr;
     const Real *qd = Q.data(), *kd = K.data(), *vd = V.data();
     Real *od = O.data(), *ld = lse.data();
     parallel_for(p.B * p.H, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
-      forward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr, od + o,
-                   ld + bh * p.L);
+      forward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr,
+                   rqd ? rqd + o : nullptr, rkd, od + o, ld + bh * p.L);
     });
   }
 
   const std::optional<Var> bias_var = bias.values, scale_var = terms.log_length_scale, forget_var = terms.forget;
-  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, p, O, lse](Tape& t, const Tensor& dO) {
+  const std::optional<Var> rq_var = terms.relative_keys ? std::optional<Var>(terms.relative_keys->queries) : std::nullopt;
+  const std::optional<Var> rk_var = terms.relative_keys ? std::optional<Var>(terms.relative_keys->keys) : std::nullopt;
+  Tape::Backward backward = [q, k, v, bias_var, scale_var, forget_var, rq_var, rk_var, p, O, lse](Tape& t,
+                                                                                               const Tensor& dO) {
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_bias = bias_var && t.needs_grad(*bias_var);
     const bool want_scale = scale_var && t.needs_grad(*scale_var);
     const bool want_forget = forget_var && t.needs_grad(*forget_var);
-    if (!want_q && !want_k && !want_v && !want_bias && !want_scale && !want_forget) return;
+    const bool want_rq = rq_var && t.needs_grad(*rq_var), want_rk = rk_var && t.needs_grad(*rk_var);
+    if (!want_q && !want_k && !want_v && !want_bias && !want_scale && !want_forget && !want_rq && !want_rk) return;
     const Real* bd = bias_var ? t.value(*bias_var).data() : nullptr;
     const Real* sd = scale_var ? t.value(*scale_var).data() : nullptr;
     const Real* fd = forget_var ? t.value(*forget_var).data() : nullptr;
+    const Real* rqd = rq_var ? t.value(*rq_var).data() : nullptr;
+    const Real* rkd = rk_var ? t.value(*rk_var).data() : nullptr;
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *od = O.data(), *ld = lse.data(), *dod = dO.data();
     const int64_t W = 2 * p.L - 1, cost = 10 * p.L * p.L * p.d + 1;
     PairGrads all;  // the whole buffers (offset per pair below); null where not wanted
     Real* dbias = nullptr;
     Real* dscale = nullptr;
+    Real* dkeys = nullptr;
     // SSMax: each pair's part of dL/ds_h, summed over b in order below.
     std::vector<Real> scale_parts(want_scale ? static_cast<size_t>(p.B * p.H) : 0, Real(0));
     auto run = [&](int64_t b, int64_t h, Real* dbias_row) {
@@ -612,8 +787,10 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
       g.dbias = dbias_row;
       g.dscale = want_scale ? scale_parts.data() + b * p.H + h : nullptr;
       if (g.dforget) g.dforget += p.forget_offset(b, h);
-      backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr, od + o,
-                    ld + (b * p.H + h) * p.L, dod + o, g);
+      if (g.dqr) g.dqr += o;
+      g.dkeys = dkeys ? dkeys + h * p.d : nullptr;
+      backward_pair(p, b, h, qd + o, kd + o, vd + o, bd, sd, fd ? fd + p.forget_offset(b, h) : nullptr,
+                    rqd ? rqd + o : nullptr, rkd, od + o, ld + (b * p.H + h) * p.L, dod + o, g);
     };
     auto sum_scale_parts = [&] {
       if (!want_scale) return;
@@ -624,10 +801,11 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
       }
     };
     auto compute = [&] {
-      if (p.bias_form == BiasForm::full && dbias) {
-        // Full bias: one head per iteration, batch entries in order, straight into dbias.
+      if ((p.bias_form == BiasForm::full && dbias) || dkeys) {
+        // A full bias or relative keys: one head per iteration, batch entries in order,
+        // straight into dbias and dkeys (each head's rows, added to).
         parallel_for(p.H, p.B * cost, [&](int64_t h) {
-          for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias + h * p.L * p.L);
+          for (int64_t b = 0; b < p.B; ++b) run(b, h, dbias ? dbias + h * p.bias_per_head() : nullptr);
         });
         return sum_scale_parts();
       }
@@ -651,7 +829,8 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
     // When one Var is two of q, k, v (self-attention without projections), the rows of both
     // land in one buffer: the pair would store its dq rows over the dk rows it added, so
     // then every buffer is a summed one, added to throughout.
-    const bool shared = q.id == k.id || q.id == v.id || k.id == v.id;
+    const bool shared = q.id == k.id || q.id == v.id || k.id == v.id ||
+                        (rq_var && (rq_var->id == q.id || rq_var->id == k.id || rq_var->id == v.id));
     auto with_grad = [&](bool wanted, Var x, Real*& dst, bool& store, auto&& next) {
       if (!wanted) return next();
       auto write = [&](auto into, Real* buffer) {
@@ -671,14 +850,24 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
               compute();
             });
           };
-          auto with_bias = [&] {
-            if (!want_bias) return with_scale();
-            t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
-              dbias = buffer;
+          auto with_keys = [&] {
+            if (!want_rk) return with_scale();
+            t.add_grad(*rk_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
+              dkeys = buffer;
               with_scale();
             });
           };
-          with_grad(want_forget, forget_var.value_or(q), all.dforget, all.store_forget, with_bias);
+          auto with_bias = [&] {
+            if (!want_bias) return with_keys();
+            t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
+              dbias = buffer;
+              with_keys();
+            });
+          };
+          auto with_queries = [&] {
+            with_grad(want_rq, rq_var.value_or(q), all.dqr, all.store_qr, with_bias);
+          };
+          with_grad(want_forget, forget_var.value_or(q), all.dforget, all.store_forget, with_queries);
         });
       });
     });
@@ -687,6 +876,7 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
   if (bias_var) inputs.push_back(*bias_var);
   if (scale_var) inputs.push_back(*scale_var);
   if (forget_var) inputs.push_back(*forget_var);
+  if (rq_var) inputs.push_back(*rq_var), inputs.push_back(*rk_var);
   return t.push("fused_attention", std::move(O), std::move(backward), inputs);
 }
 

@@ -3,7 +3,8 @@
 // (matmul, scale, expand_relative, add, softmax with the additive mask, matmul): values and
 // gradients of q, k, v and the bias agree within 1e-5, for relative
 // (ALiBi-like and random T5-like) and full biases, key padding and causal masks, one tile
-// and several; bit-identical results for 1 and 2 threads; a fully masked row gives zeros.
+// and several; Transformer-XL's relative keys at contiguous and randomized positions;
+// bit-identical results for 1 and 2 threads; a fully masked row gives zeros.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -46,6 +47,30 @@ struct Problem {
   bool forget = false;           // LogitTerms::forget, F = f_values
   std::vector<int32_t> lengths;  // (B)
   Tensor q, k, v, bias_values, R, s_values, f_values;
+  // LogitTerms::relative_keys (set_relative_keys): queries rq (q's shape), keys rk (N, H, d).
+  bool relative_keys = false;
+  std::vector<int32_t> rel_positions;  // empty: 0..L-1
+  int64_t rel_offset = 0;
+  Tensor rq, rk;
+
+  // Relative keys of N rows at these positions (empty: contiguous), row = pos(t) - pos(u) +
+  // offset, the offset 3 rows above the least it can be.
+  void set_relative_keys(std::vector<int32_t> positions, uint64_t seed) {
+    relative_keys = true;
+    rel_positions = std::move(positions);
+    const int64_t span = rel_positions.empty() ? L - 1 : rel_positions.back() - rel_positions.front();
+    rel_offset = span + 3;
+    rq = random_tensor(Shape{B, L, H, d}, seed);
+    rk = random_tensor(Shape{2 * span + 7, H, d}, seed + 1);
+  }
+  // The (L, L) rows the pairs read.
+  TensorI32 rel_rows() const {
+    TensorI32 rows = TensorI32::empty(Shape{L, L});
+    auto pos = [&](int64_t t) { return rel_positions.empty() ? t : int64_t(rel_positions[size_t(t)]); };
+    for (int64_t t = 0; t < L; ++t)
+      for (int64_t u = 0; u < L; ++u) rows[t * L + u] = static_cast<int32_t>(pos(t) - pos(u) + rel_offset);
+    return rows;
+  }
 
   Problem(int64_t B_, int64_t H_, int64_t L_, int64_t d_, BiasKind kind, bool causal_,
           std::vector<int32_t> lengths_, uint64_t seed)
@@ -76,7 +101,7 @@ struct Problem {
 
 // Output and gradients of loss = sum(attention(q, k, v) * R).
 struct Result {
-  Tensor out, dq, dk, dv, dbias, ds, dF;
+  Tensor out, dq, dk, dv, dbias, ds, dF, drq, drk;
 };
 
 // Rows t < lengths[b] of a (B, L, ...) tensor, sequence after sequence: (T, ...).
@@ -108,7 +133,9 @@ Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packe
   Parameter ps("s", pb.s_values.clone());
   // F's rows follow q's: packed, the real rows only.
   Parameter pf("F", packed ? packed_copy(pb.f_values, pb.lengths) : pb.f_values.clone());
-  for (Parameter* p : {&pq, &pk, &pv, &pbias, &ps, &pf}) p->grad = Tensor::zeros(p->value.shape());
+  Parameter prq("rq", pb.relative_keys ? leaf(pb.rq) : Tensor::zeros(Shape{1}));
+  Parameter prk("rk", pb.relative_keys ? pb.rk.clone() : Tensor::zeros(Shape{1}));
+  for (Parameter* p : {&pq, &pk, &pv, &pbias, &ps, &pf, &prq, &prk}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;
   Var q = t.param(pq), k = t.param(pk), v = t.param(pv);
   if (through_op) q = scale(t, q, 1), k = scale(t, k, 1), v = scale(t, v, 1);
@@ -116,8 +143,11 @@ Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packe
   if (pb.bias != BiasKind::none) bias = t.param(pbias);
   std::optional<Var> F;
   if (pb.forget) F = through_op ? scale(t, t.param(pf), 1) : t.param(pf);
-  const LogitTerms terms(FusedAttentionBias{bias, pb.relative()},
-                         pb.ssmax ? std::optional<Var>(t.param(ps)) : std::nullopt, F);
+  LogitTerms terms(FusedAttentionBias{bias, pb.relative()}, pb.ssmax ? std::optional<Var>(t.param(ps)) : std::nullopt,
+                   F);
+  if (pb.relative_keys)
+    terms.relative_keys = RelativeKeys{through_op ? scale(t, t.param(prq), 1) : t.param(prq), t.param(prk),
+                                       pb.rel_positions, pb.rel_offset};
   Var out;
   if (packed) {
     out = fused_attention_packed(t, q, k, v, terms, pb.lengths, pb.L,
@@ -137,6 +167,11 @@ Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packe
       Var Fh = permute(t, *F, {0, 2, 1});  // (B, H, L)
       scores = add(t, scores, sub(t, reshape(t, Fh, Shape{pb.B, pb.H, pb.L, 1}), reshape(t, Fh, Shape{pb.B, pb.H, 1, pb.L})));
     }
+    if (pb.relative_keys) {
+      const RelativeKeys& r = *terms.relative_keys;
+      scores = add(t, scores, scale(t, relative_logits(t, permute(t, r.queries, heads_outer), r.keys, pb.rel_rows()),
+                                    pb.scale()));
+    }
     if (pb.ssmax) {  // row t of head h times s_h log n_t, n_t counted by the mask's definition
       Tensor logn = Tensor::zeros(Shape{pb.B, 1, pb.L, 1});
       for (int64_t b = 0; b < pb.B; ++b)
@@ -154,6 +189,7 @@ Result run(const Problem& pb, Kernel kernel, bool through_op = false, bool packe
   r.out = t.value(out).clone();
   t.backward(sum(t, mul(t, out, t.input(leaf(pb.R)))));
   r.dq = pq.grad, r.dk = pk.grad, r.dv = pv.grad, r.dbias = pbias.grad, r.ds = ps.grad, r.dF = pf.grad;
+  r.drq = prq.grad, r.drk = prk.grad;
   return r;
 }
 
@@ -169,7 +205,8 @@ void require_close(const char* what, const Tensor& fused, const Tensor& ref, dou
 
 void check_against_references(const Problem& pb) {
   INFO("B " << pb.B << " H " << pb.H << " L " << pb.L << " d " << pb.d << " bias " << int(pb.bias)
-            << " causal " << pb.causal << " window " << pb.window << " ssmax " << pb.ssmax << " forget " << pb.forget);
+            << " causal " << pb.causal << " window " << pb.window << " ssmax " << pb.ssmax << " forget " << pb.forget
+            << " relative keys " << pb.relative_keys << " positions " << pb.rel_positions.size());
   const Result f = run(pb, Kernel::fused), r = run(pb, Kernel::reference), u = run(pb, Kernel::unfused);
   // Stored (fresh) gradients equal accumulated ones bit for bit, masked keys included.
   const Result s = run(pb, Kernel::fused, true);
@@ -178,6 +215,8 @@ void check_against_references(const Problem& pb) {
   REQUIRE(bit_equal(s.dk, f.dk));
   REQUIRE(bit_equal(s.dv, f.dv));
   REQUIRE(bit_equal(s.dF, f.dF));
+  REQUIRE(bit_equal(s.drq, f.drq));
+  REQUIRE(bit_equal(s.drk, f.drk));
   // The fast kernel against the reference kernel, and both against the unfused ops.
   for (const Result* ref : {&r, &u}) {
     INFO((ref == &r ? "against the reference kernel" : "against the unfused composition"));
@@ -189,6 +228,7 @@ void check_against_references(const Problem& pb) {
     // ds_h sums B L^2 terms of either sign in float32 (the float64 build holds it to 1e-12).
     if (pb.ssmax) require_close("ds", f.ds, ref->ds, 1e-4);
     if (pb.forget) require_close("dF", f.dF, ref->dF);
+    if (pb.relative_keys) require_close("dqr", f.drq, ref->drq), require_close("dkeys", f.drk, ref->drk);
   }
   require_close("reference out", r.out, u.out);
   require_close("reference dq", r.dq, u.dq);
@@ -197,6 +237,7 @@ void check_against_references(const Problem& pb) {
   if (pb.bias != BiasKind::none) require_close("reference dbias", r.dbias, u.dbias);
   if (pb.ssmax) require_close("reference ds", r.ds, u.ds, 1e-4);
   if (pb.forget) require_close("reference dF", r.dF, u.dF);
+  if (pb.relative_keys) require_close("reference dqr", r.drq, u.drq), require_close("reference dkeys", r.drk, u.drk);
 }
 
 }  // namespace
@@ -375,6 +416,47 @@ TEST_CASE("fused attention: SSMax weights are n^(s z) over their sum", "[ops][fu
   }
 }
 
+// Positions increasing with gaps of 1 to 9 (randomized positions, docs/spec.md §2.13).
+static std::vector<int32_t> gapped_positions(int64_t L, uint64_t seed) {
+  const Tensor g = random_tensor(Shape{L}, seed, 1, 10);
+  std::vector<int32_t> pos(static_cast<size_t>(L));
+  int32_t at = static_cast<int32_t>(g[0]);
+  for (int64_t t = 0; t < L; ++t) pos[size_t(t)] = at += static_cast<int32_t>(g[t]);
+  return pos;
+}
+
+TEST_CASE("fused attention with relative keys matches the reference kernel and the unfused composition",
+          "[ops][fused][relative_keys]") {
+  uint64_t seed = 601;
+  // L = 70: two tiles; d = 5: padded to a vector; lengths with padding and a single key.
+  for (bool gapped : {false, true})
+    for (bool causal : {false, true})
+      for (int64_t window : {0, 9}) {
+        Problem pb(3, 2, 70, 5, BiasKind::none, causal, {70, 41, 1}, seed += 10);
+        pb.window = window;
+        pb.ssmax = window > 0;  // SSMax scales the relative term with the rest of the row
+        pb.set_relative_keys(gapped ? gapped_positions(pb.L, seed + 7) : std::vector<int32_t>{}, seed + 8);
+        check_against_references(pb);
+      }
+  Problem one(1, 1, 1, 3, BiasKind::none, false, {1}, 701);  // one token: the term of distance 0 only
+  one.set_relative_keys({}, 702);
+  check_against_references(one);
+}
+
+TEST_CASE("fused attention: relative keys of one constant row add nothing", "[ops][fused][relative_keys]") {
+  // keys[n] = c for every n: each query's logits all move by scale qr_t . c, which the softmax removes.
+  Problem pb(2, 2, 40, 8, BiasKind::none, false, {40, 25}, 801);
+  pb.set_relative_keys(gapped_positions(pb.L, 802), 803);
+  for (int64_t n = 0; n < pb.rk.dim(0); ++n)
+    for (int64_t c = 0; c < pb.H * pb.d; ++c) pb.rk[n * pb.H * pb.d + c] = pb.rk[c];
+  const Result with = run(pb, Kernel::fused);
+  pb.relative_keys = false;
+  const Result without = run(pb, Kernel::fused);
+  require_close("out", with.out, without.out, 1e-6);
+  require_close("dq", with.dq, without.dq, 1e-6);
+  require_close("dv", with.dv, without.dv, 1e-6);
+}
+
 TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fused]") {
   for (BiasKind kind : {BiasKind::none, BiasKind::t5, BiasKind::full})
     for (bool causal : {false, true}) {
@@ -389,6 +471,18 @@ TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fuse
       REQUIRE(bit_equal(one.dv, two.dv));
       REQUIRE(bit_equal(one.dbias, two.dbias));
     }
+  for (bool causal : {false, true}) {  // relative keys: the keys' gradient is summed head by head
+    Problem pb(4, 2, 130, 8, BiasKind::none, causal, {130, 100, 64, 3}, 111);
+    pb.set_relative_keys(causal ? gapped_positions(pb.L, 112) : std::vector<int32_t>{}, 113);
+    Result one, two;
+    with_threads(1, [&] { one = run(pb, Kernel::fused); });
+    with_threads(2, [&] { two = run(pb, Kernel::fused); });
+    INFO("relative keys, causal " << causal);
+    REQUIRE(bit_equal(one.out, two.out));
+    REQUIRE(bit_equal(one.dq, two.dq));
+    REQUIRE(bit_equal(one.drq, two.drq));
+    REQUIRE(bit_equal(one.drk, two.drk));
+  }
 }
 
 TEST_CASE("fused attention: a row with every key masked gives zeros and zero gradients",
@@ -480,6 +574,7 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
         pb.window = window;
         pb.ssmax = window > 0;  // one SSMax case per window setting
         pb.forget = causal;
+        if (kind == BiasKind::none) pb.set_relative_keys(window > 0 ? gapped_positions(pb.L, seed + 3) : std::vector<int32_t>{}, seed + 4);
         // The padded reference gets a zero output gradient at the padding, as the model's
         // output mask gives it.
         for (int64_t b = 0; b < pb.B; ++b)
@@ -495,6 +590,10 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
           REQUIRE(bit_equal(packed.dbias, padded.dbias));
           REQUIRE(bit_equal(packed.ds, padded.ds));
           if (pb.forget) REQUIRE(bit_equal(packed.dF, packed_copy(padded.dF, pb.lengths)));
+          if (pb.relative_keys) {
+            REQUIRE(bit_equal(packed.drq, packed_copy(padded.drq, pb.lengths)));
+            REQUIRE(bit_equal(packed.drk, padded.drk));
+          }
         }
         Result one, two;
         with_threads(1, [&] { one = run(pb, Kernel::fused, true, true); });

@@ -2,7 +2,8 @@
 // and the bias (relative and full), with key padding (incl. a length-1 sequence), causal on
 // and off, L below, at and above the tile size (64), H = 1 and 3; and, in float64, the fast
 // kernel held to its reference kernel (attention_reference, plain loops), whose own
-// gradients are checked against finite differences too.
+// gradients are checked against finite differences too. Relative keys (Transformer-XL) at
+// contiguous and gapped positions: gradients w.r.t. their queries and keys as well.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -20,10 +21,27 @@ enum class BiasKind { none, relative, full };
 
 enum class Kernel { fused, reference };
 
+// Relative keys (LogitTerms::relative_keys): positions (empty: 0..L-1), the offset and the
+// number of key rows.
+struct RelSpec {
+  std::vector<int32_t> positions;
+  int64_t offset = 0, rows = 0;
+};
+RelSpec relative_spec(int64_t L, bool gapped) {
+  RelSpec r;
+  if (gapped)
+    for (int64_t t = 0; t < L; ++t) r.positions.push_back(static_cast<int32_t>(4 * t + (t * t) % 3));
+  const int64_t span = gapped ? r.positions.back() - r.positions.front() : L - 1;
+  r.offset = span + 2;
+  r.rows = 2 * span + 5;
+  return r;
+}
+
 // q, k, v, then the bias (unless none), then SSMax's s (H) when ssmax, then the forget
-// term F (B, L, H) when forget.
+// term F (B, L, H) when forget, then the relative keys' queries (B, L, H, d) and keys
+// (rows, H, d) when rel.
 std::vector<Tensor> attention_inputs(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, uint64_t stream,
-                                     bool ssmax = false, bool forget = false) {
+                                     bool ssmax = false, bool forget = false, const RelSpec* rel = nullptr) {
   const Shape s{B, L, H, d};
   std::vector<Tensor> inputs = {random_tensor(s, stream), random_tensor(s, stream + 1),
                                 random_tensor(s, stream + 2)};
@@ -31,17 +49,25 @@ std::vector<Tensor> attention_inputs(int64_t B, int64_t H, int64_t L, int64_t d,
   if (kind == BiasKind::full) inputs.push_back(random_tensor(Shape{H, L, L}, stream + 3));
   if (ssmax) inputs.push_back(random_tensor(Shape{H}, stream + 4));
   if (forget) inputs.push_back(random_tensor(Shape{B, L, H}, stream + 5));
+  if (rel) {
+    inputs.push_back(random_tensor(s, stream + 6));
+    inputs.push_back(random_tensor(Shape{rel->rows, H, d}, stream + 7));
+  }
   return inputs;
 }
 
 // The attention of inputs (q, k, v and maybe the bias) by one kernel.
 Var attend(Kernel kernel, Tape& t, const std::vector<Var>& v, BiasKind kind, const std::vector<int32_t>& lengths,
-           const AttentionMask& mask, int64_t d) {
+           const AttentionMask& mask, int64_t d, const RelSpec* rel = nullptr) {
   LogitTerms terms;
-  size_t next = 3;
+  size_t next = 3, end = v.size();
   if (kind != BiasKind::none) terms.bias = {v[next++], kind == BiasKind::relative};
+  if (rel) {
+    terms.relative_keys = RelativeKeys{v[end - 2], v[end - 1], rel->positions, rel->offset};
+    end -= 2;
+  }
   // The rest is s (H), F (B, L, H) or both, told apart by rank.
-  for (; next < v.size(); ++next) {
+  for (; next < end; ++next) {
     if (t.shape(v[next]).rank() == 1) terms.log_length_scale = v[next];
     else terms.forget = v[next];
   }
@@ -51,12 +77,13 @@ Var attend(Kernel kernel, Tape& t, const std::vector<Var>& v, BiasKind kind, con
 }
 
 void check_fused(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind, const AttentionMask& mask,
-                 const std::vector<int32_t>& lengths, uint64_t stream, bool ssmax = false, bool forget = false) {
+                 const std::vector<int32_t>& lengths, uint64_t stream, bool ssmax = false, bool forget = false,
+                 const RelSpec* rel = nullptr) {
   INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal "
-            << mask.causal << " window " << mask.window);
+            << mask.causal << " window " << mask.window << " relative keys " << (rel != nullptr));
   REQUIRE_GRADS_OK(check_gradients(
-      [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::fused, t, v, kind, lengths, mask, d); },
-      attention_inputs(B, H, L, d, kind, stream, ssmax, forget)));
+      [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::fused, t, v, kind, lengths, mask, d, rel); },
+      attention_inputs(B, H, L, d, kind, stream, ssmax, forget, rel)));
 }
 
 }  // namespace
@@ -89,6 +116,15 @@ TEST_CASE("fused attention gradients with FoX's forget term", "[ops][fused][fox]
   for (bool causal : {false, true}) {
     check_fused(2, 2, 5, 3, BiasKind::none, causal, {5, 2}, 81, false, true);
     check_fused(2, 1, 70, 2, BiasKind::relative, AttentionMask(causal, 9), {70, 30}, 85, true, true);
+  }
+}
+
+TEST_CASE("fused attention gradients with relative keys", "[ops][fused][relative_keys]") {
+  for (bool causal : {false, true}) {
+    const RelSpec contiguous = relative_spec(5, false), gapped = relative_spec(70, true);
+    check_fused(2, 2, 5, 3, BiasKind::none, causal, {5, 2}, 91, false, false, &contiguous);
+    // Two tiles, gapped positions, a window and SSMax.
+    check_fused(2, 1, 70, 2, BiasKind::none, AttentionMask(causal, 9), {70, 30}, 95, true, false, &gapped);
   }
 }
 
@@ -131,13 +167,13 @@ namespace {
 // Output and every input gradient of loss = sum(attention * R), by one kernel.
 std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& inputs, BiasKind kind,
                                       const std::vector<int32_t>& lengths, const AttentionMask& causal,
-                                      uint64_t stream) {
+                                      uint64_t stream, const RelSpec* rel = nullptr) {
   std::vector<Parameter> params;
   for (size_t i = 0; i < inputs.size(); ++i) params.emplace_back("x" + std::to_string(i), inputs[i].clone());
   Tape t;
   std::vector<Var> vars;
   for (Parameter& p : params) vars.push_back(t.param(p));
-  const Var out = attend(kernel, t, vars, kind, lengths, causal, inputs[0].dim(3));
+  const Var out = attend(kernel, t, vars, kind, lengths, causal, inputs[0].dim(3), rel);
   std::vector<Tensor> result = {t.value(out).clone()};
   t.backward(sum(t, mul(t, out, t.input(random_tensor(t.shape(out), stream)))));
   for (Parameter& p : params) result.push_back(p.grad);
@@ -148,16 +184,18 @@ std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& 
 // reference's plain loops to rounding: |fast - reference| <= 1e-12 of the largest value.
 void check_fast_against_reference(int64_t B, int64_t H, int64_t L, int64_t d, BiasKind kind,
                                   const AttentionMask& causal, const std::vector<int32_t>& lengths,
-                                  uint64_t stream, bool ssmax = false, bool forget = false) {
+                                  uint64_t stream, bool ssmax = false, bool forget = false,
+                                  const RelSpec* rel = nullptr) {
   INFO("B " << B << " H " << H << " L " << L << " d " << d << " bias " << int(kind) << " causal " << causal.causal
-            << " window " << causal.window << " ssmax " << ssmax);
-  const std::vector<Tensor> inputs = attention_inputs(B, H, L, d, kind, stream, ssmax, forget);
-  const auto fast = outputs_and_grads(Kernel::fused, inputs, kind, lengths, causal, stream + 9);
-  const auto reference = outputs_and_grads(Kernel::reference, inputs, kind, lengths, causal, stream + 9);
+            << " window " << causal.window << " ssmax " << ssmax << " relative keys " << (rel != nullptr));
+  const std::vector<Tensor> inputs = attention_inputs(B, H, L, d, kind, stream, ssmax, forget, rel);
+  const auto fast = outputs_and_grads(Kernel::fused, inputs, kind, lengths, causal, stream + 9, rel);
+  const auto reference = outputs_and_grads(Kernel::reference, inputs, kind, lengths, causal, stream + 9, rel);
   std::vector<const char*> names = {"out", "dq", "dk", "dv"};
   if (kind != BiasKind::none) names.push_back("dbias");
   if (ssmax) names.push_back("ds");
   if (forget) names.push_back("dF");
+  if (rel) names.push_back("dqr"), names.push_back("dkeys");
   REQUIRE(fast.size() == names.size());
   for (size_t i = 0; i < fast.size(); ++i) {
     double size = 1;
@@ -181,6 +219,11 @@ TEST_CASE("fused attention equals its reference kernel in float64", "[ops][fused
     check_fast_against_reference(2, 2, 130, 8, BiasKind::none, AttentionMask(causal, 70), {130, 50}, 171, true);
     check_fast_against_reference(2, 2, 130, 8, BiasKind::relative, causal, {130, 50}, 181, false, true);
     check_fast_against_reference(2, 2, 70, 8, BiasKind::full, AttentionMask(causal, 30), {70, 0}, 191, true, true);
+    // Relative keys, contiguous (three tiles) and gapped with a window and SSMax.
+    const RelSpec contiguous = relative_spec(130, false), gapped = relative_spec(70, true);
+    check_fast_against_reference(2, 2, 130, 8, BiasKind::none, causal, {130, 97}, 201, false, false, &contiguous);
+    check_fast_against_reference(3, 2, 70, 5, BiasKind::none, AttentionMask(causal, 20), {70, 41, 0}, 211, true,
+                                 false, &gapped);
   }
 }
 
@@ -195,4 +238,14 @@ TEST_CASE("the reference attention kernel's gradients", "[ops][fused]") {
             [&](Tape& t, const std::vector<Var>& v) { return attend(Kernel::reference, t, v, kind, lengths, mask, 4); },
             attention_inputs(2, 3, 5, 4, kind, 141, ssmax, ssmax)));
       }
+  for (bool causal : {false, true}) {  // relative keys, with SSMax
+    INFO("relative keys, causal " << causal);
+    const RelSpec rel = relative_spec(5, true);
+    const std::vector<int32_t> lengths = {5, 2};
+    REQUIRE_GRADS_OK(check_gradients(
+        [&](Tape& t, const std::vector<Var>& v) {
+          return attend(Kernel::reference, t, v, BiasKind::none, lengths, AttentionMask(causal, 0), 4, &rel);
+        },
+        attention_inputs(2, 3, 5, 4, BiasKind::none, 151, true, false, &rel)));
+  }
 }
