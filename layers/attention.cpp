@@ -23,6 +23,15 @@ Tensor pack_table(const Tensor& table, const Positions& pos) {
   return out;
 }
 
+// The row of the relative keys each (query, key) pair reads (RelativeKeys), (L, L).
+TensorI32 relative_key_rows(const RelativeKeys& r, int64_t L) {
+  auto pos = [&r](int64_t t) { return r.positions.empty() ? t : int64_t(r.positions[static_cast<size_t>(t)]); };
+  TensorI32 rows = TensorI32::empty(Shape{L, L});
+  for (int64_t i = 0; i < L; ++i)
+    for (int64_t j = 0; j < L; ++j) rows[i * L + j] = static_cast<int32_t>(pos(i) - pos(j) + r.offset);
+  return rows;
+}
+
 }  // namespace
 
 MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std,
@@ -94,6 +103,10 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   LogitTerms terms;
   if (in.bias) terms.bias = FusedAttentionBias{in.bias->values, in.bias->relative};
   if (log_length_scale) terms.log_length_scale = t.param(*log_length_scale);
+  if (auto rel = in.encoding->relative_keys(t, q, pos, in.layer)) {  // Transformer-XL: q + u, and q + v's keys
+    q = rel->content_queries;
+    terms.relative_keys = std::move(rel->keys);
+  }
   if (auto gates = in.encoding->log_forget_gates(t, x, in.layer)) {  // (rows..., H)
     // F: the running sums of the log gates along each sequence (its padding rows included,
     // after the real ones, where they change no real row).
@@ -110,8 +123,8 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   Var heads;  // (rows..., H, d_h)
   const PositionalEncoding::Weights weights = in.encoding->weights();
   if (weights.stick_breaking) {
-    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale, "attention '", name(),
-               "': stick-breaking weights take no bias, forget term or log-length scale");
+    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !terms.relative_keys, "attention '",
+               name(), "': stick-breaking weights take no bias, forget term, relative keys or log-length scale");
   }
   // The rotate hook may widen q and k (PoPE: 2 d_h). The kernels take one width for q, k
   // and v, so v gets zero columns up to it, and the output drops them again.
@@ -125,8 +138,10 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   }
   auto reflections = in.encoding->householder(t, x, pos, in.layer);
   if (reflections) {
-    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !weights.stick_breaking,
-               "attention '", name(), "': PaTH's products take no bias, forget term, log-length scale or other weights");
+    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !terms.relative_keys &&
+                   !weights.stick_breaking,
+               "attention '", name(),
+               "': PaTH's products take no bias, forget term, relative keys, log-length scale or other weights");
   }
   if (reflections && in.packed) {
     heads = path_attention_packed(t, q, k, v, reflections->w, reflections->beta, pos.lengths, pos.length, in.visible,
@@ -161,6 +176,11 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
   v = permute(t, v, heads_outer);
   Var scores = scale(t, matmul(t, q, k, false, true), scale_by);  // (B, H, L, L)
   if (in.encoding->contextual()) scores = add(t, scores, in.encoding->contextual_bias(t, q, k, scores, *in.positions, in.layer));
+  if (terms.relative_keys) {  // queries_t . keys[row(t, u)], over sqrt(d_h) as q . k
+    const RelativeKeys& r = *terms.relative_keys;
+    Var qr = permute(t, r.queries, heads_outer);
+    scores = add(t, scores, scale(t, relative_logits(t, qr, r.keys, relative_key_rows(r, L)), scale_by));
+  }
   if (in.bias) {  // (H, L, L), broadcast over the batch
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
     scores = add(t, scores, full);

@@ -70,7 +70,31 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
     }
     parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
-  // (d) contextual (cope, transformer_xl): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
+  // (h) relative keys (transformer_xl): its layer-0 terms beyond q . k with q = k = ones,
+  // (q_t + u) . k_u - q_t . k_u + qr_t . R[row(t, u)], over sqrt(d_h) as in the attention.
+  if (std::optional<PositionalEncoding::RelativeKeyTerm> rel = enc.relative_keys(tape, q, pos, 0)) {
+    const Tensor& cq = tape.value(rel->content_queries);  // (1, L, heads, dh)
+    const Tensor& qr = tape.value(rel->keys.queries);     // (1, L, heads, dh)
+    const Tensor& keys = tape.value(rel->keys.keys);      // (N, heads, dh)
+    const double inv_sqrt_dh = 1.0 / std::sqrt(static_cast<double>(dh));
+    auto at = [&](int64_t t) { return rel->keys.positions.empty() ? t : int64_t(rel->keys.positions[size_t(t)]); };
+    for (int64_t h = 0; h < heads; ++h) {
+      if (head >= 0 && h != head) continue;
+      const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t u = 0; u < L; ++u) {
+          const int64_t row = at(t) - at(u) + rel->keys.offset;
+          double s = 0;
+          for (int64_t c = 0; c < dh; ++c)
+            s += static_cast<double>(cq[(t * heads + h) * dh + c]) - 1.0 +
+                 static_cast<double>(qr[(t * heads + h) * dh + c]) * keys[(row * heads + h) * dh + c];
+          S[t * L + u] += w * s * inv_sqrt_dh;
+        }
+    }
+    parts.push_back("relative-key terms of layer 0 with q = k = ones, " +
+                    (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
+  }
+  // (d) contextual (cope): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
   // and the term shows the encoding at uniform content.
   if (enc.contextual()) {
     Var qh = tape.input(Tensor::full(Shape{1, heads, L, dh}, 1));

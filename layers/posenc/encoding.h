@@ -1,6 +1,6 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of seven places (any subset):
+// Every positional scheme acts in one of eight places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
 //   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product, to
 //               the same or a larger width (PoPE: 2 d_h, polar coordinates);
@@ -8,13 +8,15 @@
 //               a relative one (H, Lq + Lk - 1) that depends on u - t only;
 //   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries, the
 //               keys and the logits themselves, per layer (CoPE: positions counted by the
-//               content; Transformer-XL: relative keys);
+//               content);
 //   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
 //               the logits with the content between query and key (FoX);
 //   (f) weights: replaces the softmax (stick-breaking: each key takes a share of what the
 //               nearer keys left);
 //   (g) householder: per layer, reflections from the layer's input that transform each key
-//               by the tokens between it and the query (PaTH).
+//               by the tokens between it and the query (PaTH);
+//   (h) relative keys: per layer, a key per distance that each query meets beside the
+//               content keys (Transformer-XL).
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -29,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ops.h"
 #include "core/options.h"
 #include "core/tape.h"
 
@@ -128,6 +131,19 @@ class PositionalEncoding {
     Var beta;
   };
   virtual std::optional<Householder> householder(Tape&, Var /*x*/, const Positions&, int64_t /*layer*/) {
+    return std::nullopt;
+  }
+
+  // (h) per layer: q (B, L, H, d_h), or packed (T, H, d_h), the layer's queries after
+  // rotate. Returns the queries that take q's place in q . k, and the relative keys: the
+  // logit of query t and key u gets queries_t . keys[pos(t) - pos(u) + offset] over
+  // sqrt(d_h) (core/ops.h RelativeKeys; positions: Positions::index). The fused kernels add
+  // it tile by tile; the unfused path forms it (relative_logits). None: no such term.
+  struct RelativeKeyTerm {
+    Var content_queries;
+    RelativeKeys keys;
+  };
+  virtual std::optional<RelativeKeyTerm> relative_keys(Tape&, Var /*q*/, const Positions&, int64_t /*layer*/) {
     return std::nullopt;
   }
 

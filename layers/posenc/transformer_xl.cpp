@@ -6,8 +6,9 @@
 // with R_s the fixed sinusoid of the distance s (width d = H d_h, its sines then its cosines,
 // R_s = [sin(s w_0..w_{d/2-1}), cos(s w_0..)], w_m = 10000^(-2m/d), as in the authors' code),
 // W_R (d, H d_h) a learned map from it to each head's relative key, and u, v (d_h per
-// head) learned: the "global content bias" and the "global positional bias". The hook
-// adds the three terms beyond q_i . k_j:  u . k_j + (q_i + v) . W_R R_{i-j}.
+// head) learned: the "global content bias" and the "global positional bias". The
+// relative-keys hook (encoding.h, h) gives q_i + u for the content product and the relative
+// keys W_R R_s with their queries q_i + v.
 // Distances are those of the positions (Positions::at), i - j = at(i) - at(j), negative
 // beyond the query in bidirectional attention (the sines tell the two sides apart).
 //
@@ -18,9 +19,9 @@
 //
 // R is built for every distance from -(span) to span, span = at(L-1) - at(0) (randomized
 // positions: max_len - 1, so one table serves every batch), and W_R R is one product per
-// layer: (2 span + 1, d) x (d, H d_h); each pair then takes the row of its distance
-// (core/ops.h relative_logits), the memory of the logits rather than of an (L, L, d) table
-// of keys.
+// layer: (2 span + 1, d) x (d, H d_h). The attention's kernels then give each pair the row of
+// its distance tile by tile (core/ops.h RelativeKeys): no (L, L, d) table of keys and, on the
+// fused path, no (L, L) logits either.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -52,33 +53,30 @@ class TransformerXlEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "transformer_xl"; }
 
-  bool contextual() const override { return true; }
-
-  Var contextual_bias(Tape& t, Var q, Var k, Var scores, const Positions& pos, int64_t layer) override {
+  std::optional<RelativeKeyTerm> relative_keys(Tape& t, Var q, const Positions& pos, int64_t layer) override {
     const Shape sq = t.shape(q);  // a copy: the tape grows below
-    ORDO_CHECK(sq.rank() == 4 && sq[1] == heads_ && sq[3] == d_head_, "transformer_xl: q must be (B, ", heads_, ", L, ",
-               d_head_, "), got ", sq);
-    ORDO_CHECK(t.shape(k) == sq, "transformer_xl: k must have q's shape ", sq, ", got ", t.shape(k));
-    const int64_t B = sq[0], L = sq[2];
-    ORDO_CHECK(t.shape(scores) == (Shape{B, heads_, L, L}), "transformer_xl: scores must be (", B, ", ", heads_, ", ", L,
-               ", ", L, "), got ", t.shape(scores));
-    ORDO_CHECK(pos.length == L, "transformer_xl: positions of length ", pos.length, " for q of length ", L);
+    ORDO_CHECK((sq.rank() == 4 || sq.rank() == 3) && sq[-2] == heads_ && sq[-1] == d_head_, "transformer_xl: q must be (B, L, ",
+               heads_, ", ", d_head_, ") or packed (T, ", heads_, ", ", d_head_, "), got ", sq);
+    ORDO_CHECK(sq.rank() == 3 || sq[1] == pos.length, "transformer_xl: positions of length ", pos.length,
+               " for q of length ", sq[1]);
     ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(layers_.size()), "transformer_xl: layer ", layer,
                " of a model built for ", layers_.size());
     const Layer& p = layers_[static_cast<size_t>(layer)];
+    const int64_t L = pos.length;
     // The sinusoid rows -span..span: for randomized positions (docs/spec.md §2.13), whose
-    // gaps differ every batch, the rows of every distance below max_len, built once; each
-    // pair's row is then the batch's own (built per call, (L, L) integers).
+    // gaps differ every batch, the rows of every distance below max_len, built once.
     int64_t span = L > 0 ? pos.at(L - 1) - pos.at(0) : 0;
     if (!pos.contiguous()) span = std::max(span, max_len_ - 1);
     const Tensor sinusoid = sinusoids_.get(span, [&] { return sinusoid_rows(span); });
-    const TensorI32 index = pos.contiguous() ? indexes_.get(L, [&] { return pair_rows(pos, span); }) : pair_rows(pos, span);
-
-    const Shape per_head{1, heads_, 1, d_head_};
-    Var rel = reshape(t, matmul(t, t.input(sinusoid), t.param(*p.w_r)), Shape{2 * span + 1, heads_, d_head_});
-    Var positional = relative_logits(t, add(t, q, reshape(t, t.param(*p.v), per_head)), rel, index);
-    Var content = reshape(t, sum_last(t, mul(t, k, reshape(t, t.param(*p.u), per_head))), Shape{B, heads_, 1, L});
-    return scale(t, add(t, positional, content), static_cast<Real>(1.0 / std::sqrt(static_cast<double>(d_head_))));
+    // (u and v per head, broadcast over q's rows)
+    const Shape per_head = sq.rank() == 4 ? Shape{1, 1, heads_, d_head_} : Shape{1, heads_, d_head_};
+    RelativeKeyTerm term;
+    term.content_queries = add(t, q, reshape(t, t.param(*p.u), per_head));
+    term.keys.queries = add(t, q, reshape(t, t.param(*p.v), per_head));
+    term.keys.keys = reshape(t, matmul(t, t.input(sinusoid), t.param(*p.w_r)), Shape{2 * span + 1, heads_, d_head_});
+    term.keys.positions = pos.index;
+    term.keys.offset = span;  // row of distance s: s + span
+    return term;
   }
 
   std::vector<Parameter*> parameters() override {
@@ -109,19 +107,9 @@ class TransformerXlEncoding final : public PositionalEncoding {
     return r;
   }
 
-  // The row of each pair (i, j): at(i) - at(j) + span, (L, L).
-  static TensorI32 pair_rows(const Positions& pos, int64_t span) {
-    const int64_t L = pos.length;
-    TensorI32 index = TensorI32::empty(Shape{L, L});
-    for (int64_t i = 0; i < L; ++i)
-      for (int64_t j = 0; j < L; ++j) index[i * L + j] = static_cast<int32_t>(pos.at(i) - pos.at(j) + span);
-    return index;
-  }
-
   int64_t heads_, max_len_, d_head_ = 0, width_ = 0;
   std::vector<Layer> layers_;
-  TableCache<int64_t, Tensor> sinusoids_;   // by span
-  TableCache<int64_t, TensorI32> indexes_;  // contiguous positions, by length
+  TableCache<int64_t, Tensor> sinusoids_;  // by span
 };
 
 }  // namespace
@@ -129,13 +117,12 @@ class TransformerXlEncoding final : public PositionalEncoding {
 EncodingInfo encoding_info_transformer_xl() {
   return {
       .name = "transformer_xl",
-      .summary = "contextual: Transformer-XL relative keys, logit term (u . k_j + (q_i + v) . W_R R_{i-j}) / sqrt(d_h)",
+      .summary = "relative keys: Transformer-XL, logit ((q_i + u) . k_j + (q_i + v) . W_R R_{i-j}) / sqrt(d_h)",
       .options = {},  // none
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<TransformerXlEncoding>(c);
       },
-      // Not in the default comparison: it takes the unfused attention (the logits are
-      // formed), and the default grid's committed results stay comparable.
+      // Not in the default comparison: the default grid's committed results stay comparable.
       .in_default_study = false,
   };
 }

@@ -269,7 +269,7 @@ TEST_CASE("relative_logits gradients, rows shared by many pairs and rows no pair
       {uniform({B, H, L, d}, 120), uniform({N, H, d}, 121)}));
 }
 
-TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the contextual hook", "[posenc][gradcheck]") {
+TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the relative-keys hook and the fused attention", "[posenc][gradcheck]") {
   EncodingConfig cfg;
   cfg.d_model = 6;
   cfg.n_heads = 2;  // d_h = 3
@@ -279,18 +279,23 @@ TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the
   for (Parameter* p : enc->parameters())  // values of order one, so every term is felt
     for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] = static_cast<Real>(0.8 * std::sin(0.9 * double(i) + 0.4));
   const int64_t B = 2, H = 2, L = 5;
-  const Tensor s0 = uniform({B, H, L, L}, 132);
+  const Tensor v0 = uniform({B, L, H, 3}, 132);
   for (bool randomized : {false, true}) {
     INFO((randomized ? "positions 2, 3, 7, 8, 12" : "positions 0..4"));
     Positions pos{B, L, {L, 3}};
     if (randomized) pos.index = {2, 3, 7, 8, 12};
-    auto term_loss = [&](Tape& t, Var q, Var k) {
-      return enc->contextual_bias(t, q, k, t.input(s0), pos, 1);
+    // The attention of layer 1 with the hook's terms, q, k (B, L, H, d_h).
+    auto attend = [&](Tape& t, Var q, Var k) {
+      auto rel = enc->relative_keys(t, q, pos, 1);
+      LogitTerms terms;
+      terms.relative_keys = rel->keys;
+      return fused_attention(t, rel->content_queries, k, t.input(v0), terms, pos.lengths, AttentionMask(false, 0),
+                             static_cast<Real>(1 / std::sqrt(3.0)));
     };
-    const Tensor q0 = uniform({B, H, L, 3}, 130), k0 = uniform({B, H, L, 3}, 131);
-    REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return term_loss(t, v[0], v[1]); }, {q0, k0}));
-    Tensor R = uniform({B, H, L, L}, 133);
+    const Tensor q0 = uniform({B, L, H, 3}, 130), k0 = uniform({B, L, H, 3}, 131);
+    REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return attend(t, v[0], v[1]); }, {q0, k0}));
+    Tensor R = uniform({B, L, H, 3}, 133);
     REQUIRE_GRADS_OK(check_parameter_gradients(
-        [&](Tape& t) { return sum(t, mul(t, term_loss(t, t.input(q0), t.input(k0)), t.input(R))); }, enc->parameters()));
+        [&](Tape& t) { return sum(t, mul(t, attend(t, t.input(q0), t.input(k0)), t.input(R))); }, enc->parameters()));
   }
 }

@@ -1,5 +1,5 @@
 // tests/layers/test_posenc_transformer_xl.cpp: the Transformer-XL relative encoding (docs/spec.md
-// §2.21) through its contextual hook, against an independent transcription of the authors'
+// §2.21) through its relative-keys hook, against an independent transcription of the authors'
 // computation (the reshape trick that shifts the relative logits, as in the Transformer-XL
 // paper's Appendix B and the code of Deletang et al. and Ruoss et al.), against the formula
 // at randomized positions, and its initialisation. Gradients (float64) are in
@@ -28,7 +28,7 @@ std::unique_ptr<PositionalEncoding> make_xl(int64_t layers = 2, uint64_t seed = 
   cfg.n_layers = layers;
   cfg.seed = seed;
   auto enc = make_encoding("transformer_xl", cfg);
-  REQUIRE(enc->contextual());
+  REQUIRE_FALSE(enc->contextual());
   return enc;
 }
 
@@ -44,27 +44,40 @@ std::vector<double> sinusoid(double p, int64_t D) {
 }
 
 struct Inputs {
-  Tensor q, k, scores;  // (B, H, L, d_h), scores = q k^T / sqrt(d_h)
+  Tensor q, k;  // (B, H, L, d_h)
 };
 
 Inputs random_inputs(int64_t B, int64_t L, uint64_t stream) {
-  Inputs in{test::uniform_tensor(Shape{B, kHeads, L, kHeadDim}, 41, stream),
-            test::uniform_tensor(Shape{B, kHeads, L, kHeadDim}, 41, stream + 1), Tensor::empty(Shape{B, kHeads, L, L})};
-  for (int64_t bh = 0; bh < B * kHeads; ++bh)
-    for (int64_t t = 0; t < L; ++t)
-      for (int64_t u = 0; u < L; ++u) {
-        double s = 0;
-        for (int64_t c = 0; c < kHeadDim; ++c) s += double(in.q[(bh * L + t) * kHeadDim + c]) * in.k[(bh * L + u) * kHeadDim + c];
-        in.scores[(bh * L + t) * L + u] = static_cast<Real>(s / std::sqrt(double(kHeadDim)));
-      }
-  return in;
+  return {test::uniform_tensor(Shape{B, kHeads, L, kHeadDim}, 41, stream),
+          test::uniform_tensor(Shape{B, kHeads, L, kHeadDim}, 41, stream + 1)};
 }
 
-// scores + the hook's term of `layer`.
+// The logits (B, H, L, L) of `layer` from the hook's three tensors, with plain loops:
+// (content_q_t . k_u + queries_t . keys[pos(t) - pos(u) + offset]) / sqrt(d_h).
 Tensor logits(PositionalEncoding& enc, const Inputs& in, const Positions& pos, int64_t layer) {
+  const int64_t B = in.q.dim(0), L = in.q.dim(2);
   Tape t;
-  return t.value(add(t, t.input(in.scores), enc.contextual_bias(t, t.input(in.q), t.input(in.k), t.input(in.scores), pos, layer)))
-      .clone();
+  auto rel = enc.relative_keys(t, permute(t, t.input(in.q), {0, 2, 1, 3}), pos, layer);  // q as (B, L, H, d_h)
+  REQUIRE(rel);
+  REQUIRE(rel->keys.positions == pos.index);
+  const Tensor &cq = t.value(rel->content_queries), &qr = t.value(rel->keys.queries), &keys = t.value(rel->keys.keys);
+  REQUIRE(cq.shape() == (Shape{B, L, kHeads, kHeadDim}));
+  REQUIRE(qr.shape() == cq.shape());
+  Tensor out = Tensor::empty(Shape{B, kHeads, L, L});
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < kHeads; ++h)
+      for (int64_t i = 0; i < L; ++i)
+        for (int64_t j = 0; j < L; ++j) {
+          const int64_t row = pos.at(i) - pos.at(j) + rel->keys.offset;
+          REQUIRE(row >= 0);
+          REQUIRE(row < keys.dim(0));
+          double s = 0;
+          for (int64_t c = 0; c < kHeadDim; ++c)
+            s += double(cq[((b * L + i) * kHeads + h) * kHeadDim + c]) * in.k[((b * kHeads + h) * L + j) * kHeadDim + c] +
+                 double(qr[((b * L + i) * kHeads + h) * kHeadDim + c]) * keys[(row * kHeads + h) * kHeadDim + c];
+          out[((b * kHeads + h) * L + i) * L + j] = static_cast<Real>(s / std::sqrt(double(kHeadDim)));
+        }
+  return out;
 }
 
 }  // namespace
@@ -200,9 +213,10 @@ TEST_CASE("transformer_xl: names the shapes it needs", "[posenc][transformer_xl]
   auto enc = make_xl(1);
   Tape t;
   const Positions pos{1, 4, {4}};
-  Var q = t.input(Tensor::zeros(Shape{1, kHeads, 4, kHeadDim}));
-  Var k5 = t.input(Tensor::zeros(Shape{1, kHeads, 5, kHeadDim}));
-  Var s = t.input(Tensor::zeros(Shape{1, kHeads, 4, 4}));
-  CHECK_THROWS_WITH(enc->contextual_bias(t, q, k5, s, pos, 0), Catch::Matchers::Contains("k must have q's shape"));
-  CHECK_THROWS_WITH(enc->contextual_bias(t, q, q, s, pos, 1), Catch::Matchers::Contains("layer 1 of a model built for 1"));
+  Var heads_outer = t.input(Tensor::zeros(Shape{1, kHeads, 4, kHeadDim}));  // (B, H, L, d_h): not the layout
+  Var q5 = t.input(Tensor::zeros(Shape{1, 5, kHeads, kHeadDim}));
+  Var q = t.input(Tensor::zeros(Shape{1, 4, kHeads, kHeadDim}));
+  CHECK_THROWS_WITH(enc->relative_keys(t, heads_outer, pos, 0), Catch::Matchers::Contains("q must be (B, L, 2, 3)"));
+  CHECK_THROWS_WITH(enc->relative_keys(t, q5, pos, 0), Catch::Matchers::Contains("positions of length 4 for q of length 5"));
+  CHECK_THROWS_WITH(enc->relative_keys(t, q, pos, 1), Catch::Matchers::Contains("layer 1 of a model built for 1"));
 }
