@@ -428,11 +428,13 @@ static std::vector<int32_t> gapped_positions(int64_t L, uint64_t seed) {
 TEST_CASE("fused attention with relative keys matches the reference kernel and the unfused composition",
           "[ops][fused][relative_keys]") {
   uint64_t seed = 601;
-  // L = 70: two tiles; d = 5: padded to a vector; lengths with padding and a single key.
+  // L = 70: two tiles; d = 5: the keys copied and padded to 8; d = 8: read in place;
+  // lengths with padding and a single key.
+  for (int64_t d : {5, 8})
   for (bool gapped : {false, true})
     for (bool causal : {false, true})
       for (int64_t window : {0, 9}) {
-        Problem pb(3, 2, 70, 5, BiasKind::none, causal, {70, 41, 1}, seed += 10);
+        Problem pb(3, 2, 70, d, BiasKind::none, causal, {70, 41, 1}, seed += 10);
         pb.window = window;
         pb.ssmax = window > 0;  // SSMax scales the relative term with the rest of the row
         pb.set_relative_keys(gapped ? gapped_positions(pb.L, seed + 7) : std::vector<int32_t>{}, seed + 8);
