@@ -186,18 +186,48 @@ inline void axpy8(Real s, const Real* __restrict x, Real* __restrict y, int64_t 
   for (int64_t c = 0; c < w; c += 8) store8(y + c, load8(y + c) + s * load8(x + c));
 }
 
-// The relative keys of one pair: its query rows scaled as Qs (the tile's rows, dr apart) and
-// the rows [n_lo, n_lo + n) of its head's keys, row r at K + r k_stride, so that query t and
-// key u read row rel_pos(t) - rel_pos(u) + rel_offset - n_lo. With d a multiple of 8 that is
-// the keys tensor itself (rows p.ld apart): randomized positions spread a pair's rows over
-// up to 2 max_len distances, and a copy of them all per pair cost more than the products
-// (40 steps at Ruoss et al.'s size, randomized: 16.6 s with the copy). Otherwise a copy,
-// zero padded to dr. Qr null: no relative keys.
+// The row stride of the relative keys' queries and of their gradient: wide enough for dot8
+// (dr) and for tile_product (dp).
+inline int64_t rel_qwidth(int64_t d, int64_t dp) { return std::max(rel_width(d), dp); }
+
+// The relative keys of one pair: its query rows scaled as Qs (the tile's rows, q_stride
+// apart) and the rows [n_lo, n_lo + n) of its head's keys, row r at K + r k_stride, so that
+// query t and key u read row rel_pos(t) - rel_pos(u) + rel_offset - n_lo. With d a multiple
+// of 8 that is the keys tensor itself (rows p.ld apart): randomized positions spread a pair's
+// rows over up to 2 max_len distances, and a copy of them all per pair cost more than the
+// products (40 steps at Ruoss et al.'s size, randomized: 16.6 s with the copy). Otherwise a
+// copy, zero padded to dr. Qr null: no relative keys.
+//
+// Two ways to a tile's terms. Gapped positions (randomized): each pair's dot product with
+// its row (dot8). Contiguous positions: the nq + nk - 1 distances of a tile pair are
+// consecutive rows, so one product G = Qr KT (rows, W) with KT their keys, latest row first,
+// gives them all, and query i and key x read G[i, nq - 1 - i + x]: a tile product of twice
+// the q k^T tile's size in place of a gather per pair.
 struct PairRelative {
   const Real* Qr = nullptr;
+  int64_t q_stride = 0;
   const Real* K = nullptr;
   int64_t k_stride = 0, n_lo = 0, n = 0;
+  Real* KT = nullptr;  // contiguous: (dp, kRelCols), the tile's keys transposed
+  Real* G = nullptr;   // contiguous: (kTile, kRelCols), Qr KT
 };
+constexpr int64_t kRelCols = 2 * kTile;  // the distances of a tile pair: nq + nk - 1 < 2 kTile
+
+// Contiguous positions: the W = nq + nk - 1 keys of a tile pair's distances, rows r_max,
+// r_max - 1, ..., r_max - W + 1 (absolute), zero padded to Wp (a multiple of kNR):
+// transposed into out (d, Wp; row stride kRelCols), or as rows (Wp, dp).
+void tile_relative_keys(const Plan& p, const PairRelative& rel, int64_t r_max, int64_t W, int64_t Wp, bool transposed,
+                        Real* __restrict out) {
+  for (int64_t j = 0; j < Wp; ++j) {
+    const Real* __restrict src = j < W ? rel.K + (r_max - j - rel.n_lo) * rel.k_stride : nullptr;
+    if (transposed) {
+      for (int64_t c = 0; c < p.d; ++c) out[c * kRelCols + j] = src ? src[c] : Real(0);
+    } else {
+      for (int64_t c = 0; c < p.d; ++c) out[j * p.dp + c] = src ? src[c] : Real(0);
+      for (int64_t c = p.d; c < p.dp; ++c) out[j * p.dp + c] = 0;
+    }
+  }
+}
 inline bool keys_in_place(int64_t d) { return d % 8 == 0; }
 
 // K of a pair with L rows of head h: the keys of every distance between two of its rows;
@@ -206,7 +236,7 @@ void gather_relative_keys(const Plan& p, int64_t h, int64_t L, const Real* keys,
   const int64_t span = L > 0 ? p.rel_pos(L - 1) - p.rel_pos(0) : 0;
   rel.n_lo = p.rel_offset - span;
   rel.n = L > 0 ? 2 * span + 1 : 0;
-  const Real* first = keys + rel.n_lo * p.ld + h * p.d;
+  const Real* first = L > 0 ? keys + rel.n_lo * p.ld + h * p.d : keys;
   if (keys_in_place(p.d)) {
     rel.K = first, rel.k_stride = p.ld;
   } else {
@@ -232,6 +262,12 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Re
                  const Real* Kt, Real* S) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
   tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  const bool rel_tile = rel.Qr && p.rel_positions.empty();  // contiguous: G = Qr KT
+  if (rel_tile) {
+    const int64_t W = nq + nk - 1, Wp = round_up(W, kNR);
+    tile_relative_keys(p, rel, t0 + nq - 1 - u0 + p.rel_offset, W, Wp, true, rel.KT);
+    tile_product<false>(rows, Wp, p.d, rel.Qr, rel.q_stride, 1, rel.KT, kRelCols, rel.G, kRelCols);
+  }
   for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
     // Keys [lo, nv) of the tile are visible to this row.
@@ -247,9 +283,12 @@ void tile_scores(const Plan& p, int64_t b, int64_t h, const Real* bias, const Re
       const Real* __restrict Fu = F + u0;
       for (int64_t x = lo; x < nv; ++x) s[x] += (Ft - Fu[x]) * f;
     }
-    if (rel.Qr && nv > lo) {  // qr_t . keys[pos(t) - pos(u) + offset], qr scaled as q
+    if (rel_tile && nv > lo) {  // qr_t . keys[t - u + offset] = G[i, nq - 1 - i + x]
+      const Real* __restrict g = rel.G + i * kRelCols + (nq - 1 - i);
+      for (int64_t x = lo; x < nv; ++x) s[x] += g[x];
+    } else if (rel.Qr && nv > lo) {  // qr_t . keys[pos(t) - pos(u) + offset], qr scaled as q
       const int64_t dr = rel_width(p.d);
-      const Real* __restrict qr = rel.Qr + i * dr;
+      const Real* __restrict qr = rel.Qr + i * rel.q_stride;
       const int64_t base = p.rel_pos(t0 + i) + p.rel_offset - rel.n_lo;
       for (int64_t x = lo; x < nv; ++x) s[x] += dot8(qr, rel.K + (base - p.rel_pos(u0 + x)) * rel.k_stride, dr);
     }
@@ -267,8 +306,9 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
                   Real* lse) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
   const int64_t Lp = p.tiles() * kTile;
-  const int64_t rel_rows = rq && !keys_in_place(d) ? 2 * p.rel_span + 1 : 0, dr = rel_width(d);
-  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F, Qr, Kp] = carve_scratch<15>({
+  const int64_t rel_rows = rq && !keys_in_place(d) ? 2 * p.rel_span + 1 : 0, dq = rel_qwidth(d, dp);
+  const bool rel_tiles = rq && p.rel_positions.empty();
+  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F, Qr, Kp, KTr, G] = carve_scratch<17>({
       kTile * dp,      // Qs (kTile, dp): scale * q
       kTile * dp,      // acc (kTile, dp): running sum_u p_u v_u
       kTile * dp,      // Vs (kTile, dp): v of the key tile
@@ -282,28 +322,30 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
       kTile,           // logn (kTile): SSMax's log n_t
       kTile,           // factor (kTile): SSMax's s_h log n_t
       forget ? Lp : 0, // F (L): the forget term of every row, contiguous
-      rq ? kTile * dr : 0,  // Qr (kTile, dr): the relative keys' queries, scaled as Qs
-      rel_rows * dr,   // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
+      rq ? kTile * dq : 0,  // Qr (kTile, dq): the relative keys' queries, scaled as Qs
+      rel_rows * rel_width(d),  // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
+      rel_tiles ? dp * kRelCols : 0,     // KTr (dp, kRelCols): a tile pair's keys, transposed
+      rel_tiles ? kTile * kRelCols : 0,  // G (kTile, kRelCols): Qr KTr
   });
   if (forget)
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
   PairRelative rel;
   if (rq) {
-    rel.Qr = Qr;
+    rel.Qr = Qr, rel.q_stride = dq, rel.KT = KTr, rel.G = G;
     gather_relative_keys(p, h, L, rk, Kp, rel);
   }
 
   for (int64_t t0 = 0; t0 < L; t0 += kTile) {
     const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
     copy_padded(q + t0 * ld, nq, d, ld, p.qscale, Qs, rows, dp);
-    if (rq) copy_rows8(rq + t0 * ld, nq, d, ld, p.qscale, Qr, rows, dr);
+    if (rq) copy_rows8(rq + t0 * ld, nq, d, ld, p.qscale, Qr, rows, dq);
     if (sscale) {
       p.log_lengths(sscale, b, h, t0, nq, logn, factor);
       for (int64_t i = 0; i < nq; ++i)
         for (int64_t c = 0; c < dp; ++c) Qs[i * dp + c] *= factor[i];
       if (rq)
         for (int64_t i = 0; i < nq; ++i)
-          for (int64_t c = 0; c < dr; ++c) Qr[i * dr + c] *= factor[i];
+          for (int64_t c = 0; c < dq; ++c) Qr[i * dq + c] *= factor[i];
     }
     std::fill(m, m + rows, kNegInf);
     std::fill(l, l + rows, Real(0));
@@ -402,10 +444,11 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
   const int64_t Lp = p.tiles() * kTile;
   const bool in_place = keys_in_place(d);
-  const int64_t rel_rows = rq && !in_place ? 2 * p.rel_span + 1 : 0, dr = rel_width(d);
+  const int64_t rel_rows = rq && !in_place ? 2 * p.rel_span + 1 : 0, dr = rel_width(d), dq = rel_qwidth(d, dp);
+  const bool rel_tiles = rq && p.rel_positions.empty();
   const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS, logn, factor, bias_dot, F, dF_row, dF_col, Qr,
-              dQRacc, Kp, dKp] =
-      carve_scratch<21>({
+              dQRacc, Kp, dKp, KTr, G, E, Kr, dQt, dKt] =
+      carve_scratch<27>({
       Lp * dp,        // Qs (Lr, dp): scale * q
       Lp * dp,        // dOs (Lr, dp): dO, zero padded
       Lp * dp,        // dQacc (Lr, dp): sum_u dS[t, u] k_u
@@ -423,10 +466,17 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       forget ? Lp : 0,  // F (L): the forget term of every row, contiguous
       forget ? Lp : 0,  // dF_row (L): sum_u f_t dS[t, u], F_t's part as the query's
       forget ? Lp : 0,  // dF_col (L): sum_t f_t dS[t, u], minus F_u's part as a key's
-      rq ? Lp * dr : 0,  // Qr (Lr, dr): the relative keys' queries, scaled as Qs
-      rq ? Lp * dr : 0,  // dQRacc (Lr, dr): sum_u dS[t, u] keys[row(t, u)]
+      rq ? Lp * dq : 0,  // Qr (Lr, dq): the relative keys' queries, scaled as Qs
+      rq ? Lp * dq : 0,  // dQRacc (Lr, dq): sum_u dS[t, u] keys[row(t, u)]
       rel_rows * dr,     // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
       rel_rows * dr,     // dKp (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
+      // Contiguous positions, per tile pair (E[i, nq - 1 - i + x] = dS[i, x]: dS by distance):
+      rel_tiles ? dp * kRelCols : 0,     // KTr (dp, kRelCols): the keys, transposed (tile_scores)
+      rel_tiles ? kTile * kRelCols : 0,  // G (kTile, kRelCols): Qr KTr (tile_scores)
+      rel_tiles ? kTile * kRelCols : 0,  // E (kTile, kRelCols)
+      rel_tiles ? kRelCols * dp : 0,     // Kr (kRelCols, dp): the keys as rows
+      rel_tiles ? kTile * dp : 0,        // dQt (kTile, dp): E Kr
+      rel_tiles ? kRelCols * dp : 0,     // dKt (kRelCols, dp): E^T Qr
   });
   if (forget) {
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
@@ -437,9 +487,10 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   copy_padded(q, L, d, ld, p.qscale, Qs, Lr, dp);
   PairRelative rel;
   if (rq) {
-    copy_rows8(rq, L, d, ld, p.qscale, Qr, Lr, dr);
+    copy_rows8(rq, L, d, ld, p.qscale, Qr, Lr, dq);
+    rel.q_stride = dq, rel.KT = KTr, rel.G = G;
     gather_relative_keys(p, h, L, rk, Kp, rel);
-    std::fill(dQRacc, dQRacc + Lr * dr, Real(0));
+    std::fill(dQRacc, dQRacc + Lr * dq, Real(0));
     if (!in_place) std::fill(dKp, dKp + rel.n * dr, Real(0));
   }
   // SSMax: the logits of row t are f_t z[t, u] with f_t = s_h log n_t and z = s q k^T + bias,
@@ -452,7 +503,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       for (int64_t c = 0; c < dp; ++c) Qs[t * dp + c] *= factor[t];
     if (rq)
       for (int64_t t = 0; t < L; ++t)
-        for (int64_t c = 0; c < dr; ++c) Qr[t * dr + c] *= factor[t];
+        for (int64_t c = 0; c < dq; ++c) Qr[t * dq + c] *= factor[t];
     if (want_scale) std::fill(bias_dot, bias_dot + L, Real(0));
   }
   copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
@@ -491,7 +542,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dp;
-      if (rq) rel.Qr = Qr + t0 * dr;
+      if (rq) rel.Qr = Qr + t0 * dq;
       tile_scores(p, b, h, bias, forget ? F : nullptr, sscale ? factor + t0 : nullptr, rel, t0, nq, u0, nk, Qi, Kt, P);
       tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
@@ -538,19 +589,44 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
         Real* dK = in_place ? (g.dkeys ? g.dkeys + rel.n_lo * ld : nullptr) : dKp;
         const int64_t dk_stride = in_place ? ld : dr;
         const Real dk_scale = in_place ? kLn2 : Real(1);
-        const int64_t base0 = p.rel_offset - rel.n_lo;
-        for (int64_t i = 0; i < nq; ++i) {
-          const int64_t t = t0 + i;
-          const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
-          const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
-          const Real* __restrict ds = dS + i * kTile;
-          const Real* __restrict qr = Qr + t * dr;
-          Real* __restrict dqr = dQRacc + t * dr;
-          const int64_t base = base0 + p.rel_pos(t);
-          for (int64_t x = lo; x < nv; ++x) {
-            const int64_t row = base - p.rel_pos(u0 + x);
-            axpy8(ds[x], rel.K + row * rel.k_stride, dqr, dr);
-            if (dK) axpy8(ds[x] * dk_scale, qr, dK + row * dk_stride, dr);
+        if (rel_tiles) {  // contiguous: dS by distance (E), then two tile products
+          const int64_t W = nq + nk - 1, Wp = round_up(W, kNR), r_max = t0 + nq - 1 - u0 + p.rel_offset;
+          for (int64_t i = 0; i < rows; ++i) {
+            Real* __restrict e = E + i * kRelCols;
+            std::fill(e, e + Wp, Real(0));
+            if (i >= nq) continue;
+            const int64_t t = t0 + i;
+            const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+            const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
+            const Real* __restrict ds = dS + i * kTile;
+            for (int64_t x = lo; x < nv; ++x) e[nq - 1 - i + x] = ds[x];
+          }
+          tile_relative_keys(p, rel, r_max, W, Wp, false, Kr);
+          tile_product<false>(rows, dp, Wp, E, kRelCols, 1, Kr, dp, dQt, dp);  // E Kr
+          for (int64_t i = 0; i < nq; ++i)
+            for (int64_t c = 0; c < d; ++c) dQRacc[(t0 + i) * dq + c] += dQt[i * dp + c];
+          if (dK) {
+            tile_product<false>(Wp, dp, rows, E, 1, kRelCols, Qr + t0 * dq, dq, dKt, dp);  // E^T Qr
+            for (int64_t j = 0; j < W; ++j) {
+              Real* __restrict dk = dK + (r_max - j - rel.n_lo) * dk_stride;
+              for (int64_t c = 0; c < d; ++c) dk[c] += dk_scale * dKt[j * dp + c];
+            }
+          }
+        } else {
+          const int64_t base0 = p.rel_offset - rel.n_lo;
+          for (int64_t i = 0; i < nq; ++i) {
+            const int64_t t = t0 + i;
+            const int64_t nv = std::clamp<int64_t>(p.key_end(b, t) - u0, 0, nk);
+            const int64_t lo = std::min(nv, std::clamp<int64_t>(p.key_begin(t) - u0, 0, nk));
+            const Real* __restrict ds = dS + i * kTile;
+            const Real* __restrict qr = Qr + t * dq;
+            Real* __restrict dqr = dQRacc + t * dq;
+            const int64_t base = base0 + p.rel_pos(t);
+            for (int64_t x = lo; x < nv; ++x) {
+              const int64_t row = base - p.rel_pos(u0 + x);
+              axpy8(ds[x], rel.K + row * rel.k_stride, dqr, dr);
+              if (dK) axpy8(ds[x] * dk_scale, qr, dK + row * dk_stride, dr);
+            }
           }
         }
       }
@@ -603,7 +679,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   }
   if (rq && g.dqr)  // dz = f_t dS, and z has scale qr_t . keys[row]
     for (int64_t t = 0; t < L; ++t)
-      write_row(g.dqr + t * ld, dQRacc + t * dr, d, sscale ? p.scale * factor[t] : p.scale, g.store_qr);
+      write_row(g.dqr + t * ld, dQRacc + t * dq, d, sscale ? p.scale * factor[t] : p.scale, g.store_qr);
   if (rq && g.dkeys && !in_place)  // dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
     for (int64_t r = 0; r < rel.n; ++r) write_row(g.dkeys + (rel.n_lo + r) * ld, dKp + r * dr, d, kLn2, false);
   if (forget && g.dforget)
@@ -617,7 +693,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       Real qdot = 0;
       for (int64_t c = 0; c < d; ++c) qdot += q[t * ld + c] * dQacc[t * dp + c];
       if (rq)
-        for (int64_t c = 0; c < d; ++c) qdot += rq[t * ld + c] * dQRacc[t * dr + c];
+        for (int64_t c = 0; c < d; ++c) qdot += rq[t * ld + c] * dQRacc[t * dq + c];
       acc += logn[t] * (p.scale * qdot + bias_dot[t]);
     }
     *g.dscale += acc;
@@ -662,7 +738,11 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
       ORDO_CHECK(r.positions[i] > r.positions[i - 1], op, ": relative-key positions must increase, got ",
                  r.positions[i - 1], " then ", r.positions[i], " at rows ", i - 1, " and ", i);
     p.relative_keys = true;
-    p.rel_positions = r.positions;
+    // Consecutive positions have the distances of 0..L-1: the contiguous path, so that the
+    // bits do not depend on whether such positions are spelled out.
+    bool consecutive = true;
+    for (size_t i = 1; i < r.positions.size(); ++i) consecutive = consecutive && r.positions[i] == r.positions[i - 1] + 1;
+    if (!consecutive) p.rel_positions = r.positions;
     p.rel_offset = r.offset;
     p.rel_span = p.L > 0 ? p.rel_pos(p.L - 1) - p.rel_pos(0) : 0;
     ORDO_CHECK(r.offset - p.rel_span >= 0 && r.offset + p.rel_span < ks[0], op, ": relative-key rows ",
