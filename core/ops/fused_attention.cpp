@@ -34,8 +34,8 @@
 // summed over the batch for a full (H, L, L) bias, and along each diagonal u - t (and over
 // the batch) for a relative (H, 2L - 1) one. Relative keys:
 //   dqr[t] = s sum_u dS[t, u] R[row(t, u)],   dR[n] = s sum_{row(t, u) = n} dS[t, u] qr_t
-// each pair reading its head's rows of R in place (d a multiple of 8), or from a padded
-// copy of the rows its distances reach (Kp). The backward recomputes P tile by tile from q,
+// at contiguous positions by tile products over a tile pair's consecutive rows of R, at
+// gapped ones by each pair's dot product with its row (PairRelative, below). The backward recomputes P tile by tile from q,
 // k and the saved lse with the very same code as the forward, so S is bitwise the same.
 //
 // Masks (AttentionMask, core/ops.h): query t sees the keys [key_begin(t), key_end(t)): key
@@ -586,7 +586,7 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
       if (rq) {  // the relative keys: dqr_t += dS[t, u] keys[row], dkeys[row] += dS[t, u] Qr_t
         // Keys in place: into dkeys directly, times ln 2 (Qr carries log2(e)), this head's
         // rows only (one thread per head); else into dKp, written below.
-        Real* dK = in_place ? (g.dkeys ? g.dkeys + rel.n_lo * ld : nullptr) : dKp;
+        Real* dK = !g.dkeys ? nullptr : in_place ? g.dkeys + rel.n_lo * ld : dKp;
         const int64_t dk_stride = in_place ? ld : dr;
         const Real dk_scale = in_place ? kLn2 : Real(1);
         if (rel_tiles) {  // contiguous: dS by distance (E), then two tile products
@@ -730,6 +730,7 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
     ORDO_CHECK(t.shape(r.queries) == q_shape, op, ": the relative keys' queries must have q's shape ", q_shape,
                ", got ", t.shape(r.queries));
     const Shape& ks = t.shape(r.keys);
+    ORDO_CHECK(p.d >= 1, op, ": relative keys need d_h >= 1, got q ", q_shape);
     ORDO_CHECK(ks.rank() == 3 && ks[0] >= 1 && ks[1] == p.H && ks[2] == p.d, op,
                ": the relative keys must be (N, H, d_h) = (N, ", p.H, ", ", p.d, ") for q ", q_shape, ", got ", ks);
     ORDO_CHECK(r.positions.empty() || static_cast<int64_t>(r.positions.size()) == p.L, op, ": ",

@@ -473,13 +473,14 @@ TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fuse
       REQUIRE(bit_equal(one.dv, two.dv));
       REQUIRE(bit_equal(one.dbias, two.dbias));
     }
-  for (bool causal : {false, true}) {  // relative keys: the keys' gradient is summed head by head
-    Problem pb(4, 2, 130, 8, BiasKind::none, causal, {130, 100, 64, 3}, 111);
+  for (int64_t d : {5, 8})  // relative keys, copied and in place: the keys' gradient is summed head by head
+  for (bool causal : {false, true}) {
+    Problem pb(4, 2, 130, d, BiasKind::none, causal, {130, 100, 64, 3}, 111);
     pb.set_relative_keys(causal ? gapped_positions(pb.L, 112) : std::vector<int32_t>{}, 113);
     Result one, two;
     with_threads(1, [&] { one = run(pb, Kernel::fused); });
     with_threads(2, [&] { two = run(pb, Kernel::fused); });
-    INFO("relative keys, causal " << causal);
+    INFO("relative keys, d " << d << ", causal " << causal);
     REQUIRE(bit_equal(one.out, two.out));
     REQUIRE(bit_equal(one.dq, two.dq));
     REQUIRE(bit_equal(one.drq, two.drq));
@@ -566,7 +567,9 @@ TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops
 
 TEST_CASE("packed fused attention gives the padded op's bits on the real rows", "[ops][fused][pack]") {
   struct Case { int64_t L, d; std::vector<int32_t> lengths; };
-  const std::vector<Case> cases = {{130, 16, {130, 100, 0, 64, 3}}, {70, 8, {5, 70, 33}}, {12, 32, {12, 1}}};
+  // (d = 5: the relative keys copied and padded, not read in place)
+  const std::vector<Case> cases = {{130, 16, {130, 100, 0, 64, 3}}, {70, 8, {5, 70, 33}}, {12, 32, {12, 1}},
+                                   {40, 5, {40, 7, 0}}};
   uint64_t seed = 141;
   for (const Case& c : cases)
     for (BiasKind kind : {BiasKind::none, BiasKind::alibi, BiasKind::t5, BiasKind::full})

@@ -169,7 +169,11 @@ std::vector<Tensor> outputs_and_grads(Kernel kernel, const std::vector<Tensor>& 
                                       const std::vector<int32_t>& lengths, const AttentionMask& causal,
                                       uint64_t stream, const RelSpec* rel = nullptr) {
   std::vector<Parameter> params;
-  for (size_t i = 0; i < inputs.size(); ++i) params.emplace_back("x" + std::to_string(i), inputs[i].clone());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string name(1, 'x');  // (GCC 12's -Wrestrict misfires on "x" + std::to_string(i) here)
+    name += std::to_string(i);
+    params.emplace_back(name, inputs[i].clone());
+  }
   Tape t;
   std::vector<Var> vars;
   for (Parameter& p : params) vars.push_back(t.param(p));
@@ -224,6 +228,10 @@ TEST_CASE("fused attention equals its reference kernel in float64", "[ops][fused
     check_fast_against_reference(2, 2, 130, 8, BiasKind::none, causal, {130, 97}, 201, false, false, &contiguous);
     check_fast_against_reference(3, 2, 70, 5, BiasKind::none, AttentionMask(causal, 20), {70, 41, 0}, 211, true,
                                  false, &gapped);
+    // d = 8: the keys read in place, gapped; d = 12: copied and padded to 16, contiguous.
+    check_fast_against_reference(2, 2, 70, 8, BiasKind::none, causal, {70, 33}, 221, false, false, &gapped);
+    const RelSpec contiguous70 = relative_spec(70, false);
+    check_fast_against_reference(2, 2, 70, 12, BiasKind::none, causal, {70, 33}, 231, false, false, &contiguous70);
   }
 }
 
