@@ -2,6 +2,8 @@
 #include "data/eval.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <string>
 
 #include "core/parallel.h"
@@ -79,6 +81,36 @@ EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t b
   const uint64_t eval_seed = mix64(seed ^ hash64("ordo/eval-sets"));
   const uint64_t set_seed = mix64(eval_seed + mix64(static_cast<uint64_t>(length)));
   return make_set(task, set_seed, length, sequences, batch_size);
+}
+
+namespace {
+
+// Scored positions per target class, and in all.
+std::map<int32_t, int64_t> answer_counts(const EvalSet& set, int64_t& scored) {
+  std::map<int32_t, int64_t> count;
+  scored = 0;
+  for (const Batch& b : set.batches)
+    for (int64_t i = 0; i < b.targets.numel(); ++i)
+      if (b.score[i] != 0) ++count[b.targets[i]], ++scored;
+  return count;
+}
+
+}  // namespace
+
+int32_t commonest_answer(const EvalSet& set) {
+  int64_t scored = 0, most = 0;
+  int32_t answer = -1;
+  for (const auto& [target, n] : answer_counts(set, scored))  // in increasing class order
+    if (n > most) most = n, answer = target;
+  return answer;
+}
+
+double answer_share(const EvalSet& set, int32_t answer) {
+  int64_t scored = 0;
+  const std::map<int32_t, int64_t> count = answer_counts(set, scored);
+  if (scored == 0) return std::nan("");
+  const auto it = count.find(answer);
+  return static_cast<double>(it == count.end() ? 0 : it->second) / static_cast<double>(scored);
 }
 
 std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,

@@ -46,6 +46,16 @@ std::vector<EvalSet> make_eval_sets(const Task& task, uint64_t seed,
 EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t batch_size, int64_t sequences,
                       const std::string& flag = "--eval-lens");
 
+// The class most of `set`'s scored positions hold as their target (the smallest such class
+// on a tie; -1 when nothing is scored), and the share of the scored positions whose target
+// is `answer` (NaN when nothing is scored): what always giving `answer` scores on the set
+// (docs/spec.md §3.8). Reports take the answer from a training-range set of its own seed and
+// score it on every evaluation set: the accuracy of a model that learned nothing but which
+// answer is commonest in training. On a task with skewed answers it lies above
+// chance_level() (modular_arithmetic_brackets, where a product with a digit 0 is 0).
+int32_t commonest_answer(const EvalSet& set);
+double answer_share(const EvalSet& set, int32_t answer);
+
 // Throws unless the task takes sequences of `length`, naming its valid range and `flag`.
 void check_eval_length(const Task& task, int64_t length, const std::string& flag = "--eval-lens");
 

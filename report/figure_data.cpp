@@ -93,6 +93,19 @@ std::vector<SeriesPoints> length_curves(const TaskSummary& t) {
   return out;
 }
 
+std::vector<Band> commonest_curve(const TaskSummary& t, double margin) {
+  std::vector<Band> out;
+  if (!t.skewed(margin)) return out;
+  for (int64_t length : t.lengths) {
+    const auto it = t.commonest.find(length);
+    if (it == t.commonest.end() || !std::isfinite(it->second)) continue;
+    const double x = length == 0 ? training_x(t) : static_cast<double>(length);
+    out.push_back(Band{x, it->second, it->second, it->second});
+  }
+  std::sort(out.begin(), out.end(), [](const Band& a, const Band& b) { return a.x < b.x; });
+  return out;
+}
+
 std::optional<DistanceData> distance_curves(const TaskSummary& t, const std::vector<RunRecord>& runs) {
   // The longest evaluation length that carries distances, over the task's runs.
   int64_t length = -1;

@@ -39,6 +39,11 @@ struct CurveData {
 };
 CurveData learning_curves(const std::string& task, const std::vector<RunRecord>& runs);
 
+// The share of the training lengths' commonest answer in each evaluation set of the task
+// (TaskSummary::commonest) at the x of length_curves: what always giving that answer scores,
+// drawn beside chance. Empty unless the task's answers are skewed (TaskSummary::skewed).
+std::vector<Band> commonest_curve(const TaskSummary& t, double margin);
+
 // Accuracy against evaluation length, one series per row of the task; the training-range set
 // (length 0) sits at x = training_x(task), the middle of the training range.
 std::vector<SeriesPoints> length_curves(const TaskSummary& task);

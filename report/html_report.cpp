@@ -138,6 +138,7 @@ std::string report_json(const ReportInput& in) {
     const OverviewColumn& col = ov.columns[c];
     j.raw(c ? ",{" : "{").key("task").str(col.task).raw(",").key("length").num(static_cast<double>(col.length));
     j.raw(",").key("label").str(col.label).raw(",").key("chance").num(col.chance).raw(",").key("bar").num(col.bar);
+    j.raw(",").key("floor").num(col.floor).raw(",").key("floor_is_commonest").raw(col.floor_is_commonest ? "true" : "false");
     j.raw("}");
   }
   j.raw("],").key("rows").raw("[");
@@ -171,6 +172,11 @@ std::string report_json(const ReportInput& in) {
       for (const SeedOutcome& s : e.per_seed) steps = std::max(steps, s.steps);
     }
     j.raw(ti ? ",{" : "{").key("task").str(t.task).raw(",").key("chance").num(t.chance).raw(",");
+    const auto train_share = t.commonest.find(0);  // shown only where the answers are skewed
+    j.key("commonest_share").num(t.skewed(FindingThresholds{}.chance_margin) && train_share != t.commonest.end()
+                                     ? train_share->second
+                                     : std::nan(""))
+        .raw(",");
     j.key("accuracy_meaning").str(t.accuracy_meaning).raw(",");
     j.key("length_unit").str(t.length_unit).raw(",");
     j.key("distance_name").str(t.distance_name).raw(",");
@@ -202,6 +208,10 @@ std::string report_json(const ReportInput& in) {
       const double x = t.lengths[k] == 0 ? training_x(t) : static_cast<double>(t.lengths[k]);
       j.raw(k ? ",{" : "{").key("value").num(x).raw(",").key("label").str(length_label(t, t.lengths[k])).raw("}");
     }
+    j.raw("],").key("commonest").raw("[");  // empty unless the commonest answer beats chance somewhere
+    const std::vector<Band> commonest = commonest_curve(t, FindingThresholds{}.chance_margin);
+    for (size_t k = 0; k < commonest.size(); ++k)
+      j.raw(k ? ",{" : "{").key("x").num(commonest[k].x).raw(",").key("y").num(commonest[k].mean).raw("}");
     j.raw("]},").key("distance");
     const std::optional<DistanceData> d = distance_curves(t, *in.runs);
     if (!d) {

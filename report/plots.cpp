@@ -164,6 +164,9 @@ struct SeriesFigure {
   // d (octaves), so that equal values at one length stand side by side, not on top of each
   // other (0 = no offset).
   double dodge_octaves = 0;
+  // A second guide line drawn in every panel: a plot item without its title ("" = none),
+  // titled `guide_title` in the legend.
+  std::string guide = "", guide_title = "";
 };
 
 // Overlaid series that coincide (several encodings at chance) would hide all but the last
@@ -215,6 +218,7 @@ std::string overlaid(const PlotFiles& p, const SeriesFigure& f, const std::vecto
                       x_factor);
   }
   if (!f.chance.empty()) os << ", \\\n     " << f.chance << " with lines dt 2 lc rgb \"#555555\" lw 1.5 title \"chance\"";
+  if (!f.guide.empty()) os << ", \\\n     " << f.guide << " title " << quote(f.guide_title);
   os << "\n";
   return os.str();
 }
@@ -244,6 +248,7 @@ std::string small_multiples(const PlotFiles& p, const SeriesFigure& f, const std
     }
     os << (first ? "" : ", \\\n     ") << series_plot(p, f, block_offset + i, series[i], style_of(styles, series[i].label), false);
     if (!f.chance.empty()) os << ", \\\n     " << f.chance << " with lines dt 2 lc rgb \"#555555\" lw 1 notitle";
+    if (!f.guide.empty()) os << ", \\\n     " << f.guide << " notitle";
     os << "\n";
   }
   return os.str();
@@ -255,7 +260,9 @@ std::string series_figure(const PlotFiles& p, const SeriesFigure& f, const std::
   std::ostringstream body;
   body << "set multiplot title " << quote(f.title) << " font \",13\"\n";
   if (series.size() <= kMaxOverlaid) {
-    const int plot_w = 1100, legend = legend_px(series);
+    std::vector<SeriesPoints> keyed = series;  // the legend also names the guide line
+    if (!f.guide_title.empty()) keyed.push_back(SeriesPoints{f.guide_title, {}});
+    const int plot_w = 1100, legend = legend_px(keyed);
     width = plot_w + legend;
     height = 620;
     body << overlaid(p, f, series, styles,
@@ -343,10 +350,15 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
   PlotFiles p = prepare(dir, t.task + "_lengths");
   const std::vector<SeriesPoints> series = length_curves(t);
   const double train_x = training_x(t);
+  // A skewed task's commonest answer beats chance: its share in each set is drawn too, as a
+  // last block (the series' styles and block numbers stay as they are).
+  const std::vector<Band> commonest = commonest_curve(t, FindingThresholds{}.chance_margin);
+  std::vector<SeriesPoints> blocks = series;
+  if (!commonest.empty()) blocks.push_back(SeriesPoints{"the share of the training lengths' commonest answer:", commonest});
   write_series_data(p, "accuracy against evaluation length, task " + t.task + ": one block per series; columns: "
                        "length (the training-range set at " + num(train_x) + ", the middle of its range) mean min max "
                        "(final accuracy over seeds)",
-                    series, "");
+                    blocks, "");
   // Log-2 x axis; a tick per evaluation length, thinned so that neighbours stay 40 px apart
   // in the narrowest panel (small multiples) or 80 px in an overlaid figure.
   double x_min = train_x, x_max = train_x;
@@ -388,6 +400,13 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                  "set yrange [0:1.02]\nset ytics 0,0.2\n", extra, std::isfinite(t.chance) ? num(t.chance) : "",
                  false, true, "evaluation length", "set xtics (" + blank_tics + ")\n"};
   f.x_axis += "set xlabel offset 0,-0.6\n";
+  if (!commonest.empty()) {
+    f.guide = quote(p.stem + ".dat") + " index " + std::to_string(series.size()) +
+              " using 1:2 with lines dt (8,3,2,3) lc rgb \"#555555\" lw 2";
+    f.guide_title = "commonest answer";
+    // Small multiples have no legend: the title names the line.
+    if (series.size() > kMaxOverlaid) f.title = f.title.substr(0, f.title.size() - 1) + "; dash-dot: the commonest answer's share)";
+  }
   f.bands = sweep;
   f.error_bars = !sweep;
   f.dodge_octaves = sweep ? 0 : 0.03;  // 6-9 px apart at 1000 px: equal values side by side
@@ -592,7 +611,7 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
   body << "set multiplot\n"
        << "set yrange [" << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
        << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
-       << "set cblabel \"score: 0 = chance, 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
+       << "set cblabel \"score: 0 = chance (or the commonest answer), 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
        << "unset key\nset tics scale 0\nset tics front\nunset xtics\nset ytics (" << yt << ")\n";
   char buf[64];
   for (int b = 0; b < nb; ++b) {

@@ -9,8 +9,11 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "core/strings.h"
+#include "data/eval.h"
 #include "data/task.h"
+#include "train/settings.h"
 
 namespace ordo {
 namespace {
@@ -106,7 +109,84 @@ std::unique_ptr<Task> rebuild_task(const std::string& task, const std::map<std::
   }
 }
 
+// Training-range sequences of the sample that picks the training lengths' commonest answer
+// and says whether it is skewed: 8x the evaluation set, so that the sample's own noise
+// (0.008 for a share of 0.5 with one answer per sequence) stays under the skew tested for.
+constexpr int64_t kReferenceSequences = 8 * kEvalTrainSequences;
+
+// What decides a run's evaluation sets (data/eval.h): its task, the training range, the
+// task's options and the evaluation settings; runs of a task that agree on it were scored
+// on the same sets.
+std::string eval_sets_key(const std::string& task, const std::map<std::string, std::string>& settings) {
+  std::string key = task;
+  std::vector<std::string> names = {"min-len", "max-len", "eval-seed", "eval-sequences"};
+  try {
+    for (const OptionSpec& o : task_info(task).options) names.push_back(o.name);
+  } catch (const Error&) {
+  }
+  for (const std::string& name : names) {
+    const auto it = settings.find(name);
+    key += "|" + name + "=" + (it == settings.end() ? std::string("-") : it->second);
+  }
+  return key;
+}
+
+// The training lengths' commonest answer and its share in each evaluation set of `lengths`
+// (TaskSummary::commonest), each set rebuilt as the runs built it (train/trainer.cpp: from
+// --eval-seed, and the sequence counts; batching does not change a set's sequences). The
+// answer is the commonest one of a training-range sample of kReferenceSequences from a seed
+// of its own, so that no evaluation set's own sampling skew picks it. Leaves `t` without a
+// baseline when the settings do not parse; a length the task cannot take is left out.
+void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::string, std::string>& settings) {
+  try {
+    const TrainConfig defaults;
+    const auto seed_it = settings.find("eval-seed");
+    const uint64_t eval_seed = seed_it == settings.end() ? defaults.eval_seed : std::stoull(seed_it->second);
+    const int64_t sequences = setting_int(settings, "eval-sequences", defaults.eval_sequences);
+    const int64_t batch = defaults.eval_batch;  // any size gives the same sequences
+    const EvalSet reference =
+        make_eval_set(task, mix64(eval_seed ^ hash64("ordo/commonest-answer")), 0, batch, kReferenceSequences);
+    t.commonest_answer = commonest_answer(reference);
+    if (t.commonest_answer < 0) return;
+    t.commonest_reference = answer_share(reference, t.commonest_answer);
+    for (const Batch& b : reference.batches)
+      for (int64_t i = 0; i < b.score.numel(); ++i) t.commonest_reference_scored += b.score[i] != 0;
+    double sum = 0;
+    int64_t n = 0;
+    for (int64_t len : t.lengths) {
+      try {
+        const double share =
+            answer_share(make_eval_set(task, eval_seed, len, batch, len == 0 ? kEvalTrainSequences : sequences),
+                         t.commonest_answer);
+        t.commonest[len] = share;
+        if (len > 0 && std::isfinite(share)) sum += share, ++n;
+      } catch (const Error&) {
+      }
+    }
+    if (n > 0) t.commonest[kMeanBeyond] = sum / static_cast<double>(n);
+  } catch (const std::exception&) {  // a setting that does not parse: no baseline
+    t.commonest.clear();
+    t.commonest_answer = -1;
+    t.commonest_reference = kNaN;
+    t.commonest_reference_scored = 0;
+  }
+}
+
 }  // namespace
+
+bool TaskSummary::skewed(double margin) const {
+  if (!std::isfinite(commonest_reference) || !std::isfinite(chance) || commonest_reference_scored <= 0) return false;
+  // The commonest of C classes in a uniform sample sits above 1/C by about 1.2 standard
+  // errors for C = 5 and 2.3 for C = 60; 4 leaves room.
+  const double noise = 4 * std::sqrt(chance * (1 - chance) / static_cast<double>(commonest_reference_scored));
+  return commonest_reference - chance > std::max(margin, noise);
+}
+
+double TaskSummary::floor_at(int64_t length, double margin) const {
+  const auto it = commonest.find(length);
+  if (skewed(margin) && it != commonest.end() && std::isfinite(it->second)) return it->second;
+  return chance;
+}
 
 double chance_level(const std::string& task, const std::map<std::string, std::string>& settings) {
   const std::unique_ptr<Task> t = rebuild_task(task, settings);  // the task itself knows
@@ -180,6 +260,13 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       ts.rows.push_back(std::move(es));
     }
     std::sort(ts.lengths.begin(), ts.lengths.end());
+    // The baseline is the first run's sets': only when every run of the task was scored on them.
+    bool same_sets = true;
+    for (const Cell& enc : enc_order[task])
+      for (const RunRecord* r : groups[{task, enc}])
+        same_sets = same_sets && eval_sets_key(task, r->settings) == eval_sets_key(task, first.settings);
+    if (const std::unique_ptr<Task> t = rebuild_task(task, first.settings); t && same_sets)
+      commonest_shares(ts, *t, first.settings);
     const std::vector<int64_t> beyond(std::upper_bound(ts.lengths.begin(), ts.lengths.end(), 0), ts.lengths.end());
     if (beyond.size() > kMaxLengthColumns) {
       ts.columns = {beyond.front(), beyond.back(), kMeanBeyond};
@@ -266,13 +353,18 @@ namespace {
 struct CellOutcome {
   const EncodingSummary* e = nullptr;
   int seeds = 0, solved = 0, improving = 0, at_chance = 0;
+  // Seeds no better than a constant answer (TaskSummary::floor_at): on the training lengths,
+  // and in their mean over the extrapolation lengths.
+  int at_floor = 0, at_floor_beyond = 0;
   int64_t reach_all = 0;   // longest extrapolation length every seed reaches (0 = none)
   int64_t reach_best = 0;  // longest one some seed reaches
   int reach_best_seeds = 0;
 };
 
-CellOutcome outcome(const EncodingSummary& e, const std::vector<int64_t>& extra, double chance,
+CellOutcome outcome(const EncodingSummary& e, const std::vector<int64_t>& extra, const TaskSummary& t,
                     const FindingThresholds& th) {
+  const double chance = t.chance;
+  const bool skewed = t.skewed(th.chance_margin);
   CellOutcome c;
   c.e = &e;
   c.seeds = static_cast<int>(e.per_seed.size());
@@ -284,6 +376,22 @@ CellOutcome outcome(const EncodingSummary& e, const std::vector<int64_t>& extra,
     c.solved += solved;
     if (!solved && still_improving(s, th)) ++c.improving;
     if (std::isfinite(chance) && std::isfinite(train) && std::fabs(train - chance) <= th.chance_margin) ++c.at_chance;
+    if (skewed) {
+      const double floor = t.floor_at(0, th.chance_margin);
+      if (std::isfinite(train) && train <= floor + th.chance_margin) ++c.at_floor;
+      // The seed's mean over its own extrapolation lengths, against the share's mean over the same ones.
+      double acc_sum = 0, share_sum = 0;
+      int64_t n = 0;
+      bool complete = true;
+      for (const auto& [len, acc] : s.acc) {
+        if (len <= 0) continue;
+        const auto share = t.commonest.find(len);
+        complete = complete && share != t.commonest.end() && std::isfinite(share->second);
+        if (!complete) break;
+        acc_sum += acc, share_sum += share->second, ++n;
+      }
+      if (complete && n > 0 && acc_sum <= share_sum + static_cast<double>(n) * th.chance_margin) ++c.at_floor_beyond;
+    }
     int64_t longest = 0;
     for (int64_t len : extra) {
       auto a = s.acc.find(len);
@@ -336,7 +444,11 @@ std::string findings_legend(const std::vector<TaskSummary>& tasks, const Finding
          "Solved: accuracy >= " + fixed(th.solved, 2) + " on the training lengths at the end of training. " +
          "Still improving: the training loss fell by more than " + percent(th.improving) +
          " over the second half of the run; converged otherwise. At chance: within " + fixed(th.chance_margin, 2) +
-         " of the task's chance level, converged. Holds up to L: accuracy >= " + fixed(th.extrapolates, 2) +
+         " of the task's chance level, converged. No better than the commonest answer: every seed at most " +
+         fixed(th.chance_margin, 2) + " above the share the training lengths' commonest answer has in the "
+         "evaluation sets (what always giving it scores), on the training lengths or averaged over the longer ones; "
+         "said of a task whose answers are skewed (that share above chance by more than " +
+         fixed(th.chance_margin, 2) + " and a large sample's noise). Holds up to L: accuracy >= " + fixed(th.extrapolates, 2) +
          " at every evaluation length up to L. Encodings are named best first (the table's order), at most " +
          std::to_string(kMaxNames) + " per sentence. Computed from the runs (report/summary.h), not written by hand.";
 }
@@ -357,6 +469,7 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
     const std::string within = std::to_string(steps) + " steps";
 
     std::vector<std::string> solved_every, solved_some, improving, converged, chance;
+    std::vector<std::string> at_floor, at_floor_beyond;  // no better than a constant answer
     std::map<int64_t, std::vector<std::string>> reach;  // longest length every seed reaches -> encodings
     std::vector<std::string> no_extrapolation;
     const EncodingSummary* best = nullptr;
@@ -365,7 +478,7 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
       const EncodingSummary& e = *row;
       if (std::find(all_encodings.begin(), all_encodings.end(), e.label()) == all_encodings.end())
         all_encodings.push_back(e.label());
-      const CellOutcome c = outcome(e, extra, t.chance, th);
+      const CellOutcome c = outcome(e, extra, t, th);
       const double train = mean_acc(e, 0);
       if (std::isfinite(train) && (!best || train > mean_acc(*best, 0))) best = &e;
       if (c.seeds > 0 && c.solved == c.seeds) {
@@ -384,6 +497,9 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
       } else {
         converged.push_back(e.label());
       }
+      const bool said_at_chance = !chance.empty() && chance.back() == e.label();
+      if (c.seeds > 0 && c.at_floor == c.seeds && !said_at_chance) at_floor.push_back(e.label());
+      if (c.seeds > 0 && c.at_floor_beyond == c.seeds) at_floor_beyond.push_back(e.label());
       // Fastest among the encodings every seed solves, at the findings' threshold.
       if (c.seeds > 0 && c.solved == c.seeds && e.seeds_solved == e.seeds && e.seeds > 0 &&
           (!fastest || e.first_solved_step.mean < fastest->first_solved_step.mean))
@@ -420,6 +536,19 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
     if (!converged.empty()) say("Not solved, converged: " + capped(converged) + ".");
     if (!chance.empty() && std::isfinite(t.chance))
       say("At chance (" + fixed(t.chance, 3) + "): " + capped(chance) + ".");
+    // Where a constant answer beats chance (skewed answers), a model may sit above chance and
+    // still have learned nothing: said against the commonest answer's share of the same sets.
+    if (t.skewed(th.chance_margin)) {
+      const std::string chance_note = "; chance " + fixed(t.chance, 3);
+      const auto train_share = t.commonest.find(0), mean_share = t.commonest.find(kMeanBeyond);
+      if (!at_floor.empty() && train_share != t.commonest.end())
+        say("No better on the training lengths than always giving their commonest answer (" +
+            fixed(train_share->second, 3) + chance_note + "): " + capped(at_floor) + ".");
+      if (!extra.empty() && !at_floor_beyond.empty() && mean_share != t.commonest.end())
+        say("Averaged over the " + std::to_string(extra.size()) + " lengths " + std::to_string(extra.front()) + "-" +
+            std::to_string(extra.back()) + ", no better than always giving the training lengths' commonest answer (" +
+            fixed(mean_share->second, 3) + chance_note + "): " + capped(at_floor_beyond) + ".");
+    }
     if (!extra.empty()) {
       for (auto it = reach.rbegin(); it != reach.rend(); ++it)
         say((it->first == extra.back() ? "Holds up to " + length_label(t, it->first)
@@ -433,7 +562,7 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
       // evaluation every 250 steps, ties are common).
       std::vector<std::string> tied;
       for (const EncodingSummary* e : ranked_rows(t)) {
-        const CellOutcome c = outcome(*e, extra, t.chance, th);
+        const CellOutcome c = outcome(*e, extra, t, th);
         if (c.seeds > 0 && c.solved == c.seeds && e->seeds_solved == e->seeds &&
             e->first_solved_step.mean == fastest->first_solved_step.mean)
           tied.push_back(e->label());
@@ -478,7 +607,8 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
   for (const TaskSummary& t : tasks) {
     for (int64_t len : t.shown())
       ov.columns.push_back(OverviewColumn{t.task, len, t.task + " · " + length_label(t, len), t.chance,
-                                          len == 0 ? th.solved : th.extrapolates});
+                                          len == 0 ? th.solved : th.extrapolates, t.floor_at(len, th.chance_margin),
+                                          t.skewed(th.chance_margin)});
     for (const EncodingSummary& e : t.rows)
       if (!first_row.count(e.label())) {
         labels.push_back(e.label());
@@ -505,7 +635,8 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
         }
         if (cell.acc.n > 0 && std::isfinite(cell.acc.mean)) {
           const double m = cell.acc.mean;
-          cell.score = std::isfinite(t.chance) && t.chance < 1 ? (m - t.chance) / (1 - t.chance) : m;
+          const double floor = t.floor_at(len, th.chance_margin);
+          cell.score = std::isfinite(floor) && floor < 1 ? (m - floor) / (1 - floor) : m;
           cell.score = std::clamp(cell.score, 0.0, 1.0);
           cell.held = cell.acc.min >= bar;
           overall_sum += cell.score;
@@ -526,7 +657,8 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
     if (a.reach != b.reach) return a.reach > b.reach;
     return a.overall > b.overall;
   });
-  ov.note = "Final accuracy, mean over seeds (± half the min-max range). Colour: 0 at the task's chance level, 1 at "
+  ov.note = "Final accuracy, mean over seeds (± half the min-max range). Colour: 0 at the task's chance level (or, where "
+            "answers are skewed, at the share of the training lengths' commonest answer), 1 at "
             "accuracy 1. Rows: by mean score at each task's longest evaluation length, then over every cell. "
             "Marked ✗: not every seed reaches " + fixed(th.solved, 2) + " on the training lengths or " +
             fixed(th.extrapolates, 2) + " beyond them.";
@@ -599,7 +731,13 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
   os << "Findings: " << findings_legend(tasks) << "\n\n";
   for (const TaskSummary& t : tasks) {
     os << "## " << t.task;
-    if (std::isfinite(t.chance)) os << " (chance " << fixed(t.chance, 3) << ")";
+    if (std::isfinite(t.chance)) {
+      os << " (chance " << fixed(t.chance, 3);
+      const auto share = t.commonest.find(0);
+      if (t.skewed(FindingThresholds{}.chance_margin) && share != t.commonest.end())
+        os << "; commonest answer " << fixed(share->second, 3) << " on the training lengths";
+      os << ")";
+    }
     os << "\n\n";
     if (!t.accuracy_meaning.empty()) os << "acc: " << t.accuracy_meaning << ".\n\n";
     if (t.length_unit != "tokens") os << "Lengths count " << t.length_unit << ", not tokens.\n\n";

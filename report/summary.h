@@ -44,6 +44,7 @@
 // "and N more (see the table)".
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -106,6 +107,24 @@ struct TaskSummary {
   std::vector<int64_t> columns;        // the ones tables and the overview show (see above); empty = lengths
   const std::vector<int64_t>& shown() const { return columns.empty() ? lengths : columns; }
   std::vector<EncodingSummary> rows;   // in order of first appearance in the runs
+  // The share of the training lengths' commonest answer (data/eval.h, commonest_answer, of a
+  // training-range set of its own seed) in each evaluation set (answer_share), the sets
+  // rebuilt from the first run's settings: what a model that learned only which answer is
+  // commonest in training scores. Keyed as EncodingSummary::acc, kMeanBeyond included (the
+  // mean over the extrapolation lengths); empty when the sets cannot be rebuilt (an unknown
+  // task or setting).
+  // Empty too when the task's runs were scored on different sets (settings that differ).
+  std::map<int64_t, double> commonest;
+  int32_t commonest_answer = -1;       // that answer's class; -1 = unknown
+  double commonest_reference = NAN;    // its share in the sample that picked it
+  int64_t commonest_reference_scored = 0;  // the answers of that sample
+  // The task's answers are skewed: the reference share exceeds chance by more than `margin`
+  // and by more than 4 standard errors of a uniform sample of that size.
+  bool skewed(double margin) const;
+  // The level from which accuracy at `length` means something: the commonest answer's share
+  // in that set (kMeanBeyond: the mean) where the answers are skewed, else the chance level;
+  // NaN when neither is known.
+  double floor_at(int64_t length, double margin) const;
 };
 
 struct FindingThresholds {
@@ -152,10 +171,12 @@ struct OverviewColumn {
   std::string label;     // "order · train (8-32)"
   double chance = 0;     // NaN when unknown
   double bar = 0;        // the accuracy every seed must reach: solved (train) or extrapolates
+  double floor = 0;      // TaskSummary::floor_at: score 0 (chance, or a higher commonest answer's share)
+  bool floor_is_commonest = false;  // the task's answers are skewed: floor is that share
 };
 struct OverviewCell {
   Stat acc;              // n = 0: no run there
-  double score = 0;      // (mean - chance) / (1 - chance) clipped to [0, 1]; mean without a chance level
+  double score = 0;      // (mean - floor) / (1 - floor) clipped to [0, 1]; mean without a floor
   bool held = false;     // every seed >= the column's bar
 };
 struct OverviewRow {

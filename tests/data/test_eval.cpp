@@ -1,6 +1,7 @@
 // tests/data/test_eval.cpp: the fixed evaluation sets: sizes, lengths, swap pairs.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 
 #include "data/eval.h"
@@ -95,4 +96,44 @@ TEST_CASE("eval sets: order sets are swap-paired", "[data][eval]") {
   }
   REQUIRE_THROWS_WITH(make_eval_sets(*task, 3, {}, 16, 511),
                       Catch::Matchers::Contains("must be even"));
+}
+
+TEST_CASE("eval sets: the commonest answer and an answer's share count scored positions only", "[data][eval]") {
+  // By hand: scored targets 1, 1, 2 | 2, 2, 2 (the 3 at an unscored position and the padding
+  // of the shorter row do not count): class 2 is 4 of the 6, class 1 2 of them, class 3 none.
+  Example a{.tokens = {1, 2, 3, 4}, .targets = {1, 1, 2, 3}, .scored = {1, 1, 1, 0}};
+  Example b{.tokens = {1, 2, 3}, .targets = {2, 2, 2}, .scored = {1, 1, 1}};
+  Example c{.tokens = {5}, .targets = {0}, .scored = {0}};
+  EvalSet set;
+  set.batches.push_back(collate({a, b}, HeadKind::Token));
+  set.batches.push_back(collate({c}, HeadKind::Token));
+  REQUIRE(commonest_answer(set) == 2);
+  REQUIRE(answer_share(set, 2) == Approx(4.0 / 6.0).epsilon(0));
+  REQUIRE(answer_share(set, 1) == Approx(2.0 / 6.0).epsilon(0));
+  REQUIRE(answer_share(set, 3) == 0);
+  // A tie goes to the smaller class.
+  EvalSet tie;
+  tie.batches.push_back(collate({Example{.tokens = {1, 2}, .targets = {4, 3}, .scored = {1, 1}}}, HeadKind::Token));
+  REQUIRE(commonest_answer(tie) == 3);
+  // Nothing scored: no answer, no share.
+  EvalSet empty;
+  empty.batches.push_back(collate({c}, HeadKind::Token));
+  REQUIRE(commonest_answer(empty) == -1);
+  REQUIRE(std::isnan(answer_share(empty, 0)));
+
+  // A swap-paired set has exactly as many of each label: chance, 0.5.
+  auto order = make_task(TaskConfig{.name = "order"});
+  REQUIRE(answer_share(make_eval_set(*order, 3, 0, 64, 512), 0) == 0.5);
+  // modular_arithmetic_brackets' answers are skewed to 0 (a product with a digit 0 is 0): the
+  // answer 0 beats the chance level of 1/5 (0.27 here) well beyond a sample's noise of 512
+  // answers (0.02); copy's answers are uniform.
+  auto brackets = make_task(TaskConfig{.name = "modular_arithmetic_brackets"});
+  const EvalSet skewed = make_eval_set(*brackets, 3, 0, 64, 512);
+  INFO("modular_arithmetic_brackets " << answer_share(skewed, 0));
+  REQUIRE(commonest_answer(skewed) == 0);
+  REQUIRE(answer_share(skewed, 0) > brackets->chance_level() + 0.05);
+  auto copy = make_task(TaskConfig{.name = "copy"});
+  const EvalSet uniform = make_eval_set(*copy, 3, 0, 64, 512);
+  INFO("copy " << answer_share(uniform, commonest_answer(uniform)));
+  REQUIRE(std::fabs(answer_share(uniform, commonest_answer(uniform)) - copy->chance_level()) < 0.02);
 }

@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
+#include "data/eval.h"
+#include "report/figure_data.h"
 #include "report/summary.h"
+#include "train/config.h"
 
 using namespace ordo;
 
@@ -383,7 +387,10 @@ TEST_CASE("summary: a sweep of many lengths is shown as its ends and its mean", 
 
 TEST_CASE("summary: a setting's long list of lengths is written as ranges", "[compare]") {
   std::string sweep;
-  for (int len = 41; len <= 500; ++len) sweep += (sweep.empty() ? "" : ",") + std::to_string(len);
+  for (int len = 41; len <= 500; ++len) {
+    if (!sweep.empty()) sweep += ',';  // (one append at a time: GCC 12 warns -Wrestrict at "a" + b here)
+    sweep += std::to_string(len);
+  }
   CHECK(compact_setting(sweep) == "41:500:1");
   CHECK(compact_setting("64,128,192,256,300") == "64:256:64,300");
   CHECK(compact_setting("80,160") == "80,160");
@@ -407,4 +414,102 @@ TEST_CASE("summary: a task whose lengths count input symbols says so", "[compare
   runs[0].task = "passkey";
   runs[0].settings["min-len"] = "16";  // passkey takes lengths from 12
   CHECK(summarize(runs).at(0).distance_name == "depth");  // its distance is the key's depth
+}
+
+TEST_CASE("summary: where a constant answer beats chance, findings and the overview measure from it", "[compare]") {
+  // modular_arithmetic_brackets' answers are skewed to 0 (a product with a digit 0 is 0): the
+  // share of the answer 0 in the evaluation sets (rebuilt from the settings, as the runs built
+  // them) is above the chance level of 0.2.
+  auto three = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return std::string(buf);
+  };
+  auto brackets = [](const std::string& enc, uint64_t seed, double train, double beyond) {
+    RunRecord r = run(enc, seed, {0.2, train}, beyond, beyond, 1, true);
+    r.task = "modular_arithmetic_brackets";
+    r.settings = {{"min-len", "1"}, {"max-len", "40"}, {"eval-sequences", "32"}};
+    r.log.eval.erase(64), r.log.eval.erase(128);
+    r.log.eval[80] = {EvalPoint{100, beyond}};
+    r.log.eval[160] = {EvalPoint{100, beyond}};
+    return r;
+  };
+  const TaskSummary probe = summarize({brackets("none", 0, 0.2, 0.2)}).at(0);
+  auto task = make_task(TaskConfig{.name = "modular_arithmetic_brackets", .min_len = 1, .max_len = 40});
+  const TrainConfig defaults;
+  const double floor = answer_share(make_eval_set(*task, defaults.eval_seed, 0, 128, 512), 0);
+  const double at80 = answer_share(make_eval_set(*task, defaults.eval_seed, 80, 128, 32), 0);
+  const double at160 = answer_share(make_eval_set(*task, defaults.eval_seed, 160, 128, 32), 0);
+  INFO("the answer 0: training " << floor << ", 80 " << at80 << ", 160 " << at160);
+  REQUIRE(floor > 0.25);
+  CHECK(probe.commonest_answer == 0);
+  CHECK(probe.skewed(0.02));
+  CHECK(commonest_curve(probe, 0.02).size() == 3);  // training, 80, 160
+  CHECK(probe.commonest.at(0) == floor);
+  CHECK(probe.commonest.at(80) == at80);  // 32 sequences, as --eval-sequences says
+  CHECK(probe.commonest.at(kMeanBeyond) == Approx((at80 + at160) / 2));
+  CHECK(probe.floor_at(0, 0.02) == floor);
+  CHECK(probe.floor_at(0, 1.0) == 0.2);  // within the margin: chance
+  // Another --eval-seed gives other sets.
+  RunRecord other = brackets("none", 0, 0.2, 0.2);
+  other.settings["eval-seed"] = "7";
+  CHECK(summarize({other}).at(0).commonest.at(0) != floor);
+  // Runs scored on different sets have no common baseline; a setting this build does not
+  // know does not take it away.
+  RunRecord fewer = brackets("rope", 0, 0.2, 0.2);
+  fewer.settings["eval-sequences"] = "16";
+  CHECK(summarize({brackets("none", 0, 0.2, 0.2), fewer}).at(0).commonest.empty());
+  RunRecord older = brackets("none", 0, 0.2, 0.2);
+  older.settings["a-setting-of-another-version"] = "1";
+  CHECK(summarize({older}).at(0).commonest.at(0) == floor);
+
+  // none sits at the constant answer's share (above chance), rope 0.1 above it; beyond the
+  // training lengths both give the constant answer.
+  const double beyond = (at80 + at160) / 2;
+  const std::vector<RunRecord> runs = {brackets("none", 0, floor, beyond), brackets("none", 1, floor + 0.01, beyond),
+                                       brackets("rope", 0, floor + 0.1, beyond), brackets("rope", 1, floor + 0.1, beyond)};
+  const std::vector<TaskSummary> tasks = summarize(runs);
+  const auto notes = findings(tasks);
+  INFO(joined(notes));
+  CHECK(has(notes, "No better on the training lengths than always giving their commonest answer (" + three(floor) +
+                       "; chance 0.200): none."));
+  CHECK(has(notes, "Averaged over the 2 lengths 80-160, no better than always giving the training lengths' commonest "
+                   "answer (" + three(beyond) + "; chance 0.200): rope and none."));
+  CHECK_FALSE(has(notes, "At chance"));
+  const std::string md = render_summary_markdown(tasks, notes, "", {});
+  CHECK(md.find("## modular_arithmetic_brackets (chance 0.200; commonest answer " + three(floor) +
+                " on the training lengths)") != std::string::npos);
+  // The overview's score starts at the commonest answer's share, not at chance.
+  const Overview ov = overview(tasks);
+  REQUIRE(ov.columns.at(0).floor == floor);
+  for (const OverviewRow& row : ov.rows)
+    if (row.label == "none") CHECK(row.cells.at(0).score == Approx(0.005 / (1 - floor)));
+  // The answer is picked on a set of its own, not on each set: even_pairs' answers are
+  // balanced, and with one answer per sequence a set of 32 is skewed by its sample alone (its
+  // own commonest answer averages 0.568 over 41-491), but the training lengths' commonest
+  // answer scores about chance there.
+  RunRecord pairs = brackets("none", 0, 0.5, 0.5);
+  pairs.task = "even_pairs";
+  for (int64_t len = 41; len <= 491; len += 10) pairs.log.eval[len] = {EvalPoint{100, 0.5}};
+  const TaskSummary balanced = summarize({pairs}).at(0);
+  INFO("even_pairs: mean share beyond the training lengths " << balanced.commonest.at(kMeanBeyond) << ", in the "
+       "reference sample " << balanced.commonest_reference);
+  CHECK(std::fabs(balanced.commonest.at(kMeanBeyond) - 0.5) < 0.03);
+  // Its answers are not skewed, so nothing is measured from that share.
+  CHECK_FALSE(balanced.skewed(0.02));
+  CHECK(balanced.floor_at(kMeanBeyond, 0.02) == 0.5);
+  CHECK(commonest_curve(balanced, 0.02).empty());
+  // Skewed means above chance by the margin and by 4 standard errors of the sample's size.
+  TaskSummary by_hand;
+  by_hand.chance = 0.5;
+  by_hand.commonest_reference = 0.53;
+  by_hand.commonest_reference_scored = 512;  // 4 sqrt(0.25 / 512) = 0.088 > 0.03: noise
+  CHECK_FALSE(by_hand.skewed(0.02));
+  by_hand.commonest_reference_scored = 100000;  // 0.006 < 0.03
+  CHECK(by_hand.skewed(0.02));
+  CHECK_FALSE(by_hand.skewed(0.05));  // the margin, though
+  // A swap-paired task's commonest answer has chance's share exactly: nothing of the kind is said.
+  const auto order_notes = findings(summarize(fixture()));
+  CHECK_FALSE(has(order_notes, "commonest"));
+  CHECK(render_summary_markdown(summarize(fixture()), order_notes, "", {}).find("; commonest answer") == std::string::npos);
 }
