@@ -208,6 +208,9 @@ struct RelativeKeys {
   Var keys;
   std::vector<int32_t> positions;
   int64_t offset = 0;
+  // pos(t), and the row of `keys` that query row t and key row u read.
+  int64_t position(int64_t t) const { return positions.empty() ? t : positions[static_cast<size_t>(t)]; }
+  int64_t row(int64_t t, int64_t u) const { return position(t) - position(u) + offset; }
 };
 struct LogitTerms {
   LogitTerms(FusedAttentionBias bias_ = {}, std::optional<Var> log_length_scale_ = std::nullopt,

@@ -25,10 +25,9 @@ Tensor pack_table(const Tensor& table, const Positions& pos) {
 
 // The row of the relative keys each (query, key) pair reads (RelativeKeys), (L, L).
 TensorI32 relative_key_rows(const RelativeKeys& r, int64_t L) {
-  auto pos = [&r](int64_t t) { return r.positions.empty() ? t : int64_t(r.positions[static_cast<size_t>(t)]); };
   TensorI32 rows = TensorI32::empty(Shape{L, L});
   for (int64_t i = 0; i < L; ++i)
-    for (int64_t j = 0; j < L; ++j) rows[i * L + j] = static_cast<int32_t>(pos(i) - pos(j) + r.offset);
+    for (int64_t j = 0; j < L; ++j) rows[i * L + j] = static_cast<int32_t>(r.row(i, j));
   return rows;
 }
 

@@ -77,13 +77,12 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
     const Tensor& qr = tape.value(rel->keys.queries);     // (1, L, heads, dh)
     const Tensor& keys = tape.value(rel->keys.keys);      // (N, heads, dh)
     const double inv_sqrt_dh = 1.0 / std::sqrt(static_cast<double>(dh));
-    auto at = [&](int64_t t) { return rel->keys.positions.empty() ? t : int64_t(rel->keys.positions[size_t(t)]); };
     for (int64_t h = 0; h < heads; ++h) {
       if (head >= 0 && h != head) continue;
       const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);
       for (int64_t t = 0; t < L; ++t)
         for (int64_t u = 0; u < L; ++u) {
-          const int64_t row = at(t) - at(u) + rel->keys.offset;
+          const int64_t row = rel->keys.row(t, u);
           double s = 0;
           for (int64_t c = 0; c < dh; ++c)
             s += static_cast<double>(cq[(t * heads + h) * dh + c]) - 1.0 +

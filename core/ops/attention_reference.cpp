@@ -97,13 +97,11 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
     const int64_t N = t.shape(rel->keys)[0];
     for (int64_t a = 0; a < L; ++a)
       for (int64_t c = 0; c < L; ++c) {
-        const int64_t r = (rel->positions.empty() ? a - c : rel->positions[a] - rel->positions[c]) + rel->offset;
+        const int64_t r = rel->row(a, c);
         ORDO_CHECK(r >= 0 && r < N, "attention_reference: relative-key row ", r, " outside [0, ", N, ")");
       }
   }
-  auto rel_row = [rel](int64_t row, int64_t u) {
-    return (rel->positions.empty() ? row - u : rel->positions[row] - rel->positions[u]) + rel->offset;
-  };
+  auto rel_row = [rel](int64_t row, int64_t u) { return rel->row(row, u); };
   const Real* rqd = rel ? t.value(rel->queries).data() : nullptr;
   const Real* rkd = rel ? t.value(rel->keys).data() : nullptr;
   auto forget_at = [H, L](const Real* F, int64_t b, int64_t row, int64_t h) { return F[(b * L + row) * H + h]; };
