@@ -106,6 +106,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   const bool cls = cfg_.head == HeadType::Cls;
 
   Var x = tokens_.forward(t, tokens);  // (B, L, d)
+  if (cfg_.scale_embed) x = scale(t, x, static_cast<Real>(std::sqrt(static_cast<double>(cfg_.d_model))));
   std::vector<int32_t> lens = lengths;
   int64_t Lx = L;
   if (cls) {  // prepend the cls token: (B, 1 + L, d), every sequence one longer

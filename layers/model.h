@@ -34,6 +34,10 @@ struct ModelConfig {
   // which order / t5 leaves its chance plateau within 2000 steps from 33 of 46 to 19 of 46
   // (docs/results.md, "order / t5").
   bool scale_output_init = false;
+  // true: the token embeddings times sqrt(d_model) before any position term is added (Vaswani
+  // et al. 2017 §3.4; the Chomsky-hierarchy code of Deletang et al. and Ruoss et al.);
+  // docs/spec.md §1.1. The cls vector is not scaled.
+  bool scale_embed = false;
   bool fused_attention = true;    // false: the unfused reference composition
   bool pack_sequences = true;     // with padding and fused attention, run the blocks on the real rows only
   // GEMM epilogues: linear_gelu, linear_residual, linear_rotate (core/ops.h). false: linear,

@@ -4,7 +4,9 @@
 //
 // added to the token embeddings (embed hook). Positions past the table reuse its last row
 // (clamp), so the model runs at any length but cannot tell apart positions >= max_len - 1:
-// the reason learned tables extrapolate poorly.
+// the reason learned tables extrapolate poorly. --learned-init haiku starts P as Haiku's
+// hk.Embed does by default (a normal of std 1 truncated at +-2, spread 0.88), the table of
+// Ruoss et al. 2023's code (docs/spec.md §2.3).
 #include <algorithm>
 
 #include "core/ops.h"
@@ -14,13 +16,23 @@
 namespace ordo {
 namespace {
 
-// P (max_len, d) ~ N(0, 0.02), a function of (seed, "posenc.table").
+void check_options(const Options& o) {
+  const std::string& init = o.text("learned-init");
+  ORDO_CHECK(init == "normal" || init == "haiku", "learned: unknown --learned-init '", init,
+             "'; accepted: normal, haiku");
+}
+
+// P (max_len, d) ~ N(0, 0.02), or with --learned-init haiku a N(0, 1) truncated at +-2 (Haiku's
+// TruncatedNormal() does not rescale for the cut); a function of (seed, "posenc.table").
 Tensor initial_table(const EncodingConfig& cfg) {
+  check_options(cfg.options);
   ORDO_CHECK(cfg.d_model > 0 && cfg.max_len > 0, "learned: d_model and max_len must be positive, got d_model = ",
              cfg.d_model, ", max_len = ", cfg.max_len);
   ORDO_CHECK(cfg.train_positions <= cfg.max_len, "--pe-max-len ", cfg.max_len, " is below the training max_len ",
              cfg.train_positions, ": the learned table needs a row for every training position");
-  return normal_init(Shape{cfg.max_len, cfg.d_model}, 0.02, cfg.seed, "posenc.table");
+  const Shape shape{cfg.max_len, cfg.d_model};
+  if (cfg.options.text("learned-init") == "haiku") return truncated_normal_init(shape, 1.0, cfg.seed, "posenc.table");
+  return normal_init(shape, 0.02, cfg.seed, "posenc.table");
 }
 
 class LearnedEncoding final : public PositionalEncoding {
@@ -54,10 +66,13 @@ EncodingInfo encoding_info_learned() {
   return {
       .name = "learned",
       .summary = "embed: learned (max_len, d) table, clamped past max_len",
-      .options = {},  // none
+      .options = {{"learned-init", OptionType::Text, "normal",
+                   "table init: normal (N(0, 0.02), GPT-2's and BERT's) or haiku (N(0, 1) cut at +-2, hk.Embed's "
+                   "default, Ruoss et al.'s code)"}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<LearnedEncoding>(c);
       },
+      .check = check_options,
   };
 }
 

@@ -138,6 +138,31 @@ TEST_CASE("parameters have hierarchical names and docs/spec.md §1 initial value
     }
 }
 
+TEST_CASE("--scale-embed: the token table times sqrt(d) is the model with that table unscaled", "[layers][model]") {
+  // sqrt(d) E with the unscaled model is E with the scaled one (docs/spec.md §1.1), for an
+  // embedding-term encoding (the position term is added after the scaling, so not scaled) and
+  // with the cls head (the cls vector is not scaled either).
+  for (const char* encoding : {"sinusoidal", "learned", "rope"})
+    for (HeadType head : {HeadType::Token, HeadType::Cls}) {
+      INFO(encoding << ", head " << head_name(head));
+      ModelConfig cfg = small_model(encoding, head);
+      cfg.scale_embed = true;
+      EncoderModel scaled(cfg);
+      cfg.scale_embed = false;
+      EncoderModel plain(cfg);
+      for (Parameter* p : plain.parameters())
+        if (p->name == "embed.table")
+          for (int64_t i = 0; i < p->value.numel(); ++i) p->value[i] *= static_cast<Real>(std::sqrt(16.0));
+      TensorI32 x = random_tokens(2, 9, 12, 4);
+      const std::vector<Real> a = real_part(logits_of(scaled, x, {9, 6}), 0, 9);
+      const std::vector<Real> b = real_part(logits_of(plain, x, {9, 6}), 0, 9);
+      CHECK(max_diff(a, b) <= 1e-7);  // x 4 is exact in float: the same bits
+      // And the scaling is not a no-op: the unscaled table gives other logits.
+      EncoderModel unscaled(cfg);
+      CHECK(max_diff(real_part(logits_of(unscaled, x, {9, 6}), 0, 9), a) > 1e-5);
+    }
+}
+
 TEST_CASE("bad model settings are refused with the accepted values", "[layers][model]") {
   ModelConfig c = small_model("rope", HeadType::Pooled);
   c.n_heads = 3;

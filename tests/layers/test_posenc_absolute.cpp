@@ -2,6 +2,7 @@
 // learned (clamp), rbf (formula), cyclic (ring, padding), fourier2d (x/y halves, errors).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -48,6 +49,39 @@ TEST_CASE("learned: rows come from the table, positions past max_len reuse the l
   double ss = 0;
   for (int64_t i = 0; i < table.value.numel(); ++i) ss += table.value[i] * table.value[i];
   CHECK(std::sqrt(ss / table.value.numel()) == Approx(0.02).epsilon(0.5));
+}
+
+TEST_CASE("learned --learned-init haiku: hk.Embed's default, a N(0, 1) truncated at +-2", "[posenc][learned]") {
+  EncodingConfig cfg;
+  cfg.d_model = 64;
+  cfg.max_len = 512;  // 32768 values
+  cfg.seed = 3;
+  cfg.options.set("learned-init", "haiku");
+  auto enc = make_encoding("learned", cfg);
+  const Tensor& p = enc->parameters()[0]->value;
+  double sum = 0, ss = 0, largest = 0;
+  int64_t beyond_one = 0;
+  for (int64_t i = 0; i < p.numel(); ++i) {
+    sum += p[i], ss += double(p[i]) * p[i], largest = std::max(largest, std::abs(double(p[i])));
+    beyond_one += std::abs(p[i]) > 1;
+  }
+  const double n = double(p.numel()), mean = sum / n, sd = std::sqrt(ss / n - mean * mean);
+  // A standard normal cut at +-2 (not rescaled, as Haiku's TruncatedNormal()): spread
+  // sqrt(1 - 4 phi(2) / (2 Phi(2) - 1)) = 0.8796, and P(|z| > 1 | |z| <= 2) = 0.2718 / 0.9545 = 0.2847.
+  CHECK(largest <= 2.0);
+  CHECK(largest > 1.95);  // the cut, not a narrower law
+  CHECK(std::abs(mean) < 0.02);
+  CHECK(sd == Approx(0.8796).margin(0.01));
+  CHECK(double(beyond_one) / n == Approx(0.2847).margin(0.01));
+  // normal (the default) is N(0, 0.02); the two inits are different tables.
+  cfg.options.set("learned-init", "normal");
+  auto plain = make_encoding("learned", cfg);
+  const Tensor& q = plain->parameters()[0]->value;
+  double qs = 0;
+  for (int64_t i = 0; i < q.numel(); ++i) qs += double(q[i]) * q[i];
+  CHECK(std::sqrt(qs / n) == Approx(0.02).epsilon(0.02));
+  cfg.options.set("learned-init", "uniform");
+  REQUIRE_THROWS_WITH(make_encoding("learned", cfg), Catch::Contains("--learned-init") && Catch::Contains("normal, haiku"));
 }
 
 TEST_CASE("rbf: phi(t)_j = exp(-(t - c_j)^2 / (2 sigma^2)) with centres j * max_len / d", "[posenc][rbf]") {
