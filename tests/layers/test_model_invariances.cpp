@@ -138,7 +138,7 @@ TEST_CASE("parameters have hierarchical names and docs/spec.md §1 initial value
     }
 }
 
-TEST_CASE("--scale-embed: the token table times sqrt(d) is the model with that table unscaled", "[layers][model]") {
+TEST_CASE("scale-embed: the token table times sqrt(d) is the model with that table unscaled", "[layers][model]") {
   // sqrt(d) E with the unscaled model is E with the scaled one (docs/spec.md §1.1), for an
   // embedding-term encoding (the position term is added after the scaling, so not scaled) and
   // with the cls head (the cls vector is not scaled either).
