@@ -86,29 +86,36 @@ EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t b
 namespace {
 
 // Scored positions per target class, and in all.
-std::map<int32_t, int64_t> answer_counts(const EvalSet& set, int64_t& scored) {
+// How many scored positions hold each target class.
+std::map<int32_t, int64_t> answer_counts(const EvalSet& set) {
   std::map<int32_t, int64_t> count;
-  scored = 0;
   for (const Batch& b : set.batches)
     for (int64_t i = 0; i < b.targets.numel(); ++i)
-      if (b.score[i] != 0) ++count[b.targets[i]], ++scored;
+      if (b.score[i] != 0) ++count[b.targets[i]];
   return count;
 }
 
 }  // namespace
 
+int64_t scored_positions(const EvalSet& set) {
+  int64_t scored = 0;
+  for (const Batch& b : set.batches)
+    for (int64_t i = 0; i < b.score.numel(); ++i) scored += b.score[i] != 0;
+  return scored;
+}
+
 int32_t commonest_answer(const EvalSet& set) {
-  int64_t scored = 0, most = 0;
+  int64_t most = 0;
   int32_t answer = -1;
-  for (const auto& [target, n] : answer_counts(set, scored))  // in increasing class order
+  for (const auto& [target, n] : answer_counts(set))  // in increasing class order
     if (n > most) most = n, answer = target;
   return answer;
 }
 
 double answer_share(const EvalSet& set, int32_t answer) {
-  int64_t scored = 0;
-  const std::map<int32_t, int64_t> count = answer_counts(set, scored);
+  const int64_t scored = scored_positions(set);
   if (scored == 0) return std::nan("");
+  const std::map<int32_t, int64_t> count = answer_counts(set);
   const auto it = count.find(answer);
   return static_cast<double>(it == count.end() ? 0 : it->second) / static_cast<double>(scored);
 }

@@ -55,6 +55,8 @@ EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t b
 // chance_level() (modular_arithmetic_brackets, where a product with a digit 0 is 0).
 int32_t commonest_answer(const EvalSet& set);
 double answer_share(const EvalSet& set, int32_t answer);
+// The positions `set` scores (score != 0): the sample size of its shares.
+int64_t scored_positions(const EvalSet& set);
 
 // Throws unless the task takes sequences of `length`, naming its valid range and `flag`.
 void check_eval_length(const Task& task, int64_t length, const std::string& flag = "--eval-lens");

@@ -149,8 +149,7 @@ void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::stri
     t.commonest_answer = commonest_answer(reference);
     if (t.commonest_answer < 0) return;
     t.commonest_reference = answer_share(reference, t.commonest_answer);
-    for (const Batch& b : reference.batches)
-      for (int64_t i = 0; i < b.score.numel(); ++i) t.commonest_reference_scored += b.score[i] != 0;
+    t.commonest_reference_scored = scored_positions(reference);
     double sum = 0;
     int64_t n = 0;
     for (int64_t len : t.lengths) {

@@ -107,6 +107,7 @@ TEST_CASE("eval sets: the commonest answer and an answer's share count scored po
   EvalSet set;
   set.batches.push_back(collate({a, b}, HeadKind::Token));
   set.batches.push_back(collate({c}, HeadKind::Token));
+  REQUIRE(scored_positions(set) == 6);
   REQUIRE(commonest_answer(set) == 2);
   REQUIRE(answer_share(set, 2) == Approx(4.0 / 6.0).epsilon(0));
   REQUIRE(answer_share(set, 1) == Approx(2.0 / 6.0).epsilon(0));
@@ -118,6 +119,7 @@ TEST_CASE("eval sets: the commonest answer and an answer's share count scored po
   // Nothing scored: no answer, no share.
   EvalSet empty;
   empty.batches.push_back(collate({c}, HeadKind::Token));
+  REQUIRE(scored_positions(empty) == 0);
   REQUIRE(commonest_answer(empty) == -1);
   REQUIRE(std::isnan(answer_share(empty, 0)));
 
