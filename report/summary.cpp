@@ -214,7 +214,8 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
     const RunRecord& first = *groups[{task, enc_order[task].front()}].front();
     ts.min_len = setting_int(first.settings, "min-len", -1);
     ts.max_len = setting_int(first.settings, "max-len", -1);
-    if (const std::unique_ptr<Task> t = rebuild_task(task, first.settings)) {
+    const std::unique_ptr<Task> t = rebuild_task(task, first.settings);  // null if this build lacks it
+    if (t) {
       ts.chance = t->chance_level();
       for (const MetricInfo& m : t->metrics())
         if (m.name == "acc") ts.accuracy_meaning = m.meaning;
@@ -264,8 +265,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
     for (const Cell& enc : enc_order[task])
       for (const RunRecord* r : groups[{task, enc}])
         same_sets = same_sets && eval_sets_key(task, r->settings) == eval_sets_key(task, first.settings);
-    if (const std::unique_ptr<Task> t = rebuild_task(task, first.settings); t && same_sets)
-      commonest_shares(ts, *t, first.settings);
+    if (t && same_sets) commonest_shares(ts, *t, first.settings);
     const std::vector<int64_t> beyond(std::upper_bound(ts.lengths.begin(), ts.lengths.end(), 0), ts.lengths.end());
     if (beyond.size() > kMaxLengthColumns) {
       ts.columns = {beyond.front(), beyond.back(), kMeanBeyond};
