@@ -205,7 +205,7 @@ std::string overlaid(const PlotFiles& p, const SeriesFigure& f, const std::vecto
      << "\nset ylabel " << quote(f.ylabel) << "\n";
   if (key)
     os << "set key at screen " << num(panel.r + 0.012) << ", screen " << num(panel.t)
-       << " left top Left reverse samplen 4 spacing 1.15 font \",11\" box lc rgb \"#bbbbbb\"\n";
+       << " left top Left reverse samplen 4 spacing 1.15 width 1 font \",11\" box lc rgb \"#bbbbbb\"\n";
   else
     os << "unset key\n";
   os << "plot ";
