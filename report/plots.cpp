@@ -584,7 +584,16 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
   for (const OverviewRow& r : ov.rows) longest = std::max(longest, r.label.size());
   const int left = 40 + static_cast<int>(kCharPx * static_cast<double>(longest)), right = 170;
   const int title_h = 44, header_h = 62, gap = 18, bottom = 44;
-  const int cell_h = std::max(46, 150 / static_cast<int>(rows));  // room for the colour bar's ticks
+  // The colour bar's label, drawn upright beside the first band's cells and centred on them:
+  // the cells are at least tall enough that it does not reach above the canvas (it starts
+  // title_h + header_h below the top), and the canvas grows below for what hangs under them.
+  // Two lines, so that it fits beside a band of four rows; its longer line at font 11.
+  const std::string bar_label = "score: 0 = chance (or the commonest answer),\n1 = accuracy 1";
+  const int bar_label_px =
+      static_cast<int>(kNameCharPx * static_cast<double>(bar_label.find('\n'))) + 16;
+  const int cell_h = std::max({46, 150 / static_cast<int>(rows),  // room for the colour bar's ticks
+                               (bar_label_px - 2 * (title_h + header_h) + static_cast<int>(rows) - 1) /
+                                   static_cast<int>(rows)});
   int cell_w = std::max(112, (1200 - left - right) / static_cast<int>(widest));
   for (const ColumnRange& t : task_ranges(ov)) {
     const double name_px = kNameCharPx * static_cast<double>(ov.columns[t.first].task.size()) + 16;
@@ -595,9 +604,9 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
   const int band_h = header_h + cell_h * static_cast<int>(rows);
   const int nb = static_cast<int>(bands.size());
   const int width = left + cell_w * static_cast<int>(widest) + right;
-  // The colour bar's label (about 260 px, centred on the first band's cells) reaches below a
-  // lone band of one or two rows: the canvas grows to hold it.
-  const int overhang = std::max(0, (260 - cell_h * static_cast<int>(rows)) / 2) - (nb - 1) * (band_h + gap);
+  // The colour bar's label (centred on the first band's cells) reaches below a lone band of a
+  // few rows: the canvas grows to hold it.
+  const int overhang = std::max(0, (bar_label_px - cell_h * static_cast<int>(rows)) / 2) - (nb - 1) * (band_h + gap);
   const int height = title_h + nb * band_h + (nb - 1) * gap + std::max(bottom, overhang + 24);
   const auto x_at = [&](double px) { return num(px / width); };
   const auto y_at = [&](double px_from_top) { return num(1 - px_from_top / height); };
@@ -611,7 +620,7 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
   body << "set multiplot\n"
        << "set yrange [" << num(static_cast<double>(rows) - 0.5) << ":-0.5]\n"
        << "set cbrange [0:1]\nset palette defined (0 \"#f7fbff\", 0.35 \"#9ecae1\", 0.7 \"#3182bd\", 1 \"#08306b\")\n"
-       << "set cblabel \"score: 0 = chance (or the commonest answer), 1 = accuracy 1\" offset -0.5,0\nset cbtics 0,0.25\n"
+       << "set cblabel " << quote(bar_label) << " offset -0.5,0\nset cbtics 0,0.25\n"
        << "unset key\nset tics scale 0\nset tics front\nunset xtics\nset ytics (" << yt << ")\n";
   char buf[64];
   for (int b = 0; b < nb; ++b) {
