@@ -36,7 +36,7 @@ struct ModelConfig {
   bool scale_output_init = false;
   // true: the token embeddings times sqrt(d_model) before any position term is added (Vaswani
   // et al. 2017 §3.4; the Chomsky-hierarchy code of Deletang et al. and Ruoss et al.);
-  // docs/spec.md §1.1. The cls vector is not scaled.
+  // docs/spec.md §1. The cls vector is not scaled.
   bool scale_embed = false;
   bool fused_attention = true;    // false: the unfused reference composition
   bool pack_sequences = true;     // with padding and fused attention, run the blocks on the real rows only
