@@ -85,7 +85,6 @@ EvalSet make_eval_set(const Task& task, uint64_t seed, int64_t length, int64_t b
 
 namespace {
 
-// Scored positions per target class, and in all.
 // How many scored positions hold each target class.
 std::map<int32_t, int64_t> answer_counts(const EvalSet& set) {
   std::map<int32_t, int64_t> count;
