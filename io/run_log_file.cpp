@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "train/stopping.h"
 
 namespace ordo {
 
@@ -65,6 +66,13 @@ void write_run_log(h5::Group& group, const RunLog& log) {
     }
   }
   group.set_attr("wall_seconds", log.total_wall_seconds);
+  if (!log.stop_reason.empty()) {  // only --until-learned runs: a fixed-step run's file is as before
+    group.set_attr("stop_reason", log.stop_reason);
+    group.set_attr("stop_step", log.stop_step);
+  } else {
+    for (const char* name : {"stop_reason", "stop_step"})
+      if (group.has_attr(name)) group.remove_attr(name);
+  }
 }
 
 RunLog read_run_log(const h5::Group& group) {
@@ -78,6 +86,18 @@ RunLog read_run_log(const h5::Group& group) {
              ": run log ", group.path(), " is inconsistent: step has ", n, " entries but train_loss has ",
              log.train_loss.size(), ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
   log.total_wall_seconds = group.attr_double("wall_seconds");
+  if (group.has_attr("stop_reason")) {
+    log.stop_reason = group.attr_string("stop_reason");
+    try {
+      parse_stop(log.stop_reason);
+    } catch (const Error& e) {
+      fail(group.file_name(), ": ", group.path(), ": attribute stop_reason: ", e.what());
+    }
+    log.stop_step = group.attr_int64("stop_step");
+    ORDO_CHECK(log.stop_step > 0 && (log.step.empty() || log.step.back() == log.stop_step), group.file_name(), ": ",
+               group.path(), ": stop_step ", log.stop_step, " is not the run's last logged step ",
+               log.step.empty() ? 0 : log.step.back());
+  }
 
   if (!group.exists("eval")) return log;
   h5::Group eval = group.group("eval");

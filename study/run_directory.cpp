@@ -130,7 +130,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
           share_cores();
           if (on_step) on_step(s);
           const bool by_step = every > 0 && (s.step + 1) % every == 0;
-          const bool last = s.step + 1 == s.total;  // before the final sweep, if one is left
+          const bool last = trainer_->trained();  // before the final sweep, if one is left
           if (leader_ && (last ? !trainer_->finished() : by_step || clock.due())) checkpoint();
           return interrupt_signal() == 0;  // a signal: stop after this step
         },
@@ -155,7 +155,7 @@ void RunDirectory::train(const std::function<void(const StepInfo&)>& on_step) {
   if (!trainer_->finished()) {
     const TrainConfig& cfg = trainer_->config();
     const std::string where =
-        trainer_->step() < cfg.steps
+        !trainer_->trained()
             ? "at step " + std::to_string(trainer_->step()) + " of " + std::to_string(cfg.steps)
             : "in the final evaluation, " + std::to_string(final_lengths_pending(cfg, trainer_->log()).size()) +
                   " of its " + std::to_string(cfg.eval_lens_final.size()) + " lengths left";

@@ -19,7 +19,13 @@ struct TrainConfig {
   ModelConfig model;             // vocab_size, num_classes and head come from the task
   OptimizerConfig optimizer;
   double lr = 1e-3;
-  int64_t steps = 2000;
+  int64_t steps = 2000;          // with until_learned: the most steps a run takes
+  // A budget by outcome (train/stopping.h, docs/spec.md §5.5): stop once the training-range
+  // accuracy is >= learned_at at two evaluations in a row, or after `patience` steps without
+  // progress on the training range (0 = never), else at `steps`. Off: exactly `steps` steps.
+  bool until_learned = false;
+  double learned_at = 0.99;
+  int64_t patience = 0;
   int64_t batch_size = 64;
   // The batch's fixed partition (docs/spec.md §5.4): M equal parts of consecutive sequences,
   // each part's gradient computed alone, the parts' gradients summed in part order. It fixes

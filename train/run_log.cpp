@@ -4,6 +4,8 @@
 #include <sstream>
 #include <utility>
 
+#include "train/stopping.h"
+
 namespace ordo {
 
 std::string eval_summary(const RunLog& log) {
@@ -25,6 +27,14 @@ std::string eval_summary(const RunLog& log) {
        << sum / static_cast<double>(beyond.size()) << " over " << beyond.size() << " lengths (@"
        << beyond.front().first << " " << beyond.front().second << ", @" << beyond.back().first << " "
        << beyond.back().second << ")";
+  }
+  // A --until-learned run (train/stopping.h): why it stopped.
+  if (log.stop_reason.empty()) return os.str();
+  switch (parse_stop(log.stop_reason)) {
+    case Stop::learned: os << "; learned, stopped at step " << log.stop_step; break;
+    case Stop::no_progress: os << "; no progress, stopped at step " << log.stop_step; break;
+    case Stop::max_steps: os << "; not learned in " << log.stop_step << " steps"; break;
+    case Stop::go: break;
   }
   return os.str();
 }

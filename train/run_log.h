@@ -31,6 +31,11 @@ struct RunLog {
   std::vector<double> train_loss, lr, wall_time;        // same length as step
   std::map<int64_t, std::vector<EvalPoint>> eval;       // eval length (0 = training range) -> curve
   double total_wall_seconds = 0;
+  // A --until-learned run (train/stopping.h): why and after which step its training stopped
+  // ("learned", "no-progress", "max-steps"); "" and 0 for a run of a fixed --steps, and for a
+  // run still training.
+  std::string stop_reason;
+  int64_t stop_step = 0;
 };
 
 // "acc 0.998 @64 0.951 @128 0.602": the latest accuracy of each evaluation length; for a

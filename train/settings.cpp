@@ -161,7 +161,24 @@ std::vector<Setting> build_table() {
   const std::vector<Setting> rest = {
       text_setting("optimizer", "training", opt_help.c_str(), [](C& c) -> auto& { return c.optimizer.name; }),
       real_setting("lr", "training", "peak learning rate", [](C& c) -> auto& { return c.lr; }),
-      int_setting("steps", "training", "training steps", [](C& c) -> auto& { return c.steps; }),
+      int_setting("steps", "training", "training steps (with --until-learned: the most, as --max-steps)",
+                  [](C& c) -> auto& { return c.steps; }),
+      // --max-steps is --steps by the name that reads right beside --until-learned: one field,
+      // recorded once (as steps).
+      Setting{"max-steps", "training", "the same as --steps: the most steps a --until-learned run takes", false,
+              false, [](const TrainConfig& c) { return std::to_string(c.steps); },
+              [](TrainConfig& c, const std::string& s) { c.steps = parse_int("max-steps", s); }},
+      bool_setting("until-learned", "training",
+                   "stop once the training range is learned (--learned-at at two evaluations in a row), after "
+                   "--patience steps without progress, or at --steps; the schedule spans --steps",
+                   [](C& c) -> auto& { return c.until_learned; }),
+      real_setting("learned-at", "training",
+                   "with --until-learned: the training-range accuracy, in (0, 1], that counts as learned",
+                   [](C& c) -> auto& { return c.learned_at; }),
+      int_setting("patience", "training",
+                  "with --until-learned: stop after this many steps without progress on the training range "
+                  "(0 = never)",
+                  [](C& c) -> auto& { return c.patience; }),
       int_setting("batch", "training", "sequences per batch", [](C& c) -> auto& { return c.batch_size; }),
       int_setting("micro-batches", "training",
                   "M: each batch as M equal parts, gradients summed in part order (fixes the sums, so `mpirun -np N "
@@ -285,6 +302,21 @@ void validate(const TrainConfig& c) {
     for (size_t j = 0; j < i; ++j)
       ORDO_CHECK(c.eval_lens_final[j] != len, "--eval-lens-final: length ", len,
                  " is listed twice; each length is one evaluation set");
+  }
+  ORDO_CHECK(c.learned_at > 0 && c.learned_at <= 1, "--learned-at must be in (0, 1], got ", c.learned_at);
+  ORDO_CHECK(c.patience >= 0, "--patience must be >= 0 (0 = never stop for want of progress), got ", c.patience);
+  ORDO_CHECK(c.patience <= c.steps, "--patience ", c.patience, " is longer than the maximum, --steps ", c.steps,
+             "; accepted: 0 (off) up to ", c.steps);
+  if (c.until_learned) {
+    ORDO_CHECK(c.eval_every > 0, "--until-learned needs --eval-every > 0: the run decides to stop at its "
+               "evaluations of the training range, and with --eval-every 0 there is only the last");
+    ORDO_CHECK(c.patience == 0 || c.patience >= c.eval_every, "--patience ", c.patience,
+               " is shorter than --eval-every ", c.eval_every, ": progress is seen only at evaluations; accepted: 0 "
+               "(off) or ", c.eval_every, " up to ", c.steps);
+  } else {
+    ORDO_CHECK(c.patience == 0 && c.learned_at == TrainConfig{}.learned_at,
+               c.patience ? "--patience" : "--learned-at", " needs --until-learned (a run of fixed --steps never "
+               "stops early)");
   }
   ORDO_CHECK(c.eval_sequences > 0, "--eval-sequences must be positive, got ", c.eval_sequences);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);

@@ -14,6 +14,7 @@
 #include "train/memory.h"
 #include "train/micro_batches.h"
 #include "train/random_positions.h"
+#include "train/stopping.h"
 #include "train/streams.h"
 #include "train/version.h"
 
@@ -190,17 +191,30 @@ std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog&
   std::vector<int64_t> out;
   for (int64_t len : cfg.eval_lens_final) {
     const auto it = log.eval.find(len);
+    const int64_t last = last_step(cfg, log);
     const bool scored = it != log.eval.end() && std::any_of(it->second.begin(), it->second.end(),
-                                                            [&](const EvalPoint& p) { return p.step == cfg.steps; });
+                                                            [&](const EvalPoint& p) { return p.step == last; });
     if (!scored) out.push_back(len);
   }
   return out;
 }
 
+bool Trainer::trained() const { return step_ >= cfg_.steps || log_.stop_step > 0; }
+
 bool Trainer::finished() const {
-  if (step_ < cfg_.steps) return false;
+  if (!trained()) return false;
   const bool leader = world_ == nullptr || world_->rank() == 0;
   return leader ? final_lengths_pending(cfg_, log_).empty() : leader_swept_;
+}
+
+// After an evaluation step of a --until-learned run: rank 0 decides from its log and tells the
+// other ranks, which keep no log, so that every rank stops at the same step.
+void Trainer::decide_stop(bool leader) {
+  Stop stop = leader ? stop_decision(cfg_, log_, step_) : Stop::go;
+  if (world_) stop = static_cast<Stop>(world_->min_over_ranks(leader ? static_cast<int64_t>(stop) : INT64_MAX));
+  if (stop == Stop::go) return;
+  log_.stop_reason = stop_name(stop);
+  log_.stop_step = step_;
 }
 
 void Trainer::record_eval(const std::vector<EvalResult>& results) {
@@ -222,7 +236,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
   const bool leader = world_ == nullptr || world_->rank() == 0;  // data-parallel: rank 0 evaluates and logs
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   bool go = true;
-  while (go && step_ < cfg_.steps) {
+  while (go && !trained()) {
     const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
     const double loss = train_step(lr);
     ++step_;
@@ -230,15 +244,17 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
     log_.train_loss.push_back(loss);
     log_.lr.push_back(lr);
     log_.wall_time.push_back(wall());
-    const bool evaluated = leader && (step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0));
+    const bool eval_step = step_ == cfg_.steps || (cfg_.eval_every > 0 && step_ % cfg_.eval_every == 0);
+    const bool evaluated = leader && eval_step;
     if (evaluated) record_eval(evaluate());
+    if (cfg_.until_learned && eval_step) decide_stop(leader);
     log_.total_wall_seconds = wall();
     go = !on_step || on_step(StepInfo{step_ - 1, cfg_.steps, loss, lr, last_grad_norm_, log_.total_wall_seconds,
                                       &log_, evaluated});
     if (world_) go = world_->min_over_ranks(go ? 1 : 0) != 0;  // one rank stopping stops them all, at this step
   }
   // The final sweep, on rank 0: a length scored is recorded at once, so a stop keeps it.
-  if (go && leader && step_ == cfg_.steps)
+  if (go && leader && trained())
     for (int64_t len : final_lengths_pending(cfg_, log_)) {
       record_eval({evaluate_set(
           make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final"))});

@@ -55,7 +55,7 @@ class Trainer {
  public:
   explicit Trainer(const TrainConfig& cfg);
 
-  // Trains from the current step to cfg.steps, then scores the lengths of --eval-lens-final
+  // Trains from the current step to cfg.steps (a --until-learned run: until it stops), then scores the lengths of --eval-lens-final
   // (rank 0), each built, scored, recorded and dropped in turn. on_step runs after every step,
   // at the last one before that final sweep (which can take hours: a caller checkpoints the
   // trained weights there); after_length runs after each final length. Either returning false
@@ -85,6 +85,9 @@ class Trainer {
   void restore(const Checkpoint& ck);  // refuses a checkpoint of another configuration
 
   int64_t step() const { return step_; }
+  // Training is over: cfg.steps taken, or a --until-learned run stopped (log().stop_reason
+  // says why); the final sweep of --eval-lens-final may be left.
+  bool trained() const;
   // Trained to cfg.steps and every final length scored (by rank 0, which evaluates; the other
   // ranks wait for it at the end of run(), so that all of them end the same way).
   bool finished() const;
@@ -106,6 +109,7 @@ class Trainer {
     return cfg_.check_numerics ? "" : "; rerun with --check-numerics to find the first op that produced it";
   }
   void record_eval(const std::vector<EvalResult>& results);
+  void decide_stop(bool leader);
 
   TrainConfig cfg_;
   std::unique_ptr<Task> task_;
