@@ -33,6 +33,9 @@ const std::vector<cli::Option>& compare_options() {
       {"vary", "KEY=V1,V2,...: also sweep a setting (repeatable; the Cartesian product with tasks x encodings x seeds), "
                "e.g. --vary causal=false,true --vary layers=1,2",
        "", false},
+      {"lrs", "learning rates to sweep, R1,R2,...: every (task, encoding) is trained at each and reported at the "
+              "one chosen on the training lengths alone (docs/spec.md §7.6); the same as --vary lr=R1,R2,...",
+       "", false},
       {"out", "output directory", "runs/compare", false},
       {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
@@ -67,6 +70,31 @@ std::vector<std::string> take_vary(Args& args) {
   return vary;
 }
 
+namespace {
+
+// --lrs R1,R2,...: a sweep of the learning rate, each rate a positive number, at least two.
+Variation parse_rates(const std::string& text, bool lr_given, const std::vector<Variation>& vary) {
+  const char* accepted = "accepted: two or more positive rates separated by commas, e.g. --lrs 3e-4,1e-3";
+  ORDO_CHECK(!lr_given, "--lrs sweeps the learning rate, so --lr has no meaning beside it; drop --lr");
+  for (const Variation& v : vary)
+    ORDO_CHECK(v.key != "lr", "--lrs and --vary lr=... both sweep the learning rate; give one of them");
+  const std::vector<std::string> rates = split_list(text);
+  for (const std::string& rate : rates) {
+    double value = 0;
+    try {
+      value = parse_double("lrs", rate);
+    } catch (const Error&) {
+      fail("--lrs: '", rate, "' is not a number; ", accepted);
+    }
+    ORDO_CHECK(value > 0, "--lrs: ", rate, " is not positive; ", accepted);
+    ORDO_CHECK(std::count(rates.begin(), rates.end(), rate) == 1, "--lrs: '", rate, "' listed twice; ", accepted);
+  }
+  ORDO_CHECK(rates.size() >= 2, "--lrs: ", rates.size(), " rate given (one rate is a plain --lr); ", accepted);
+  return parse_vary({"lr=" + text}).front();
+}
+
+}  // namespace
+
 int cmd_compare(const Args& given_args) {
   cli::Parsed p;
   StudySpec spec;
@@ -93,6 +121,7 @@ int cmd_compare(const Args& given_args) {
     spec.encodings = split_list(p.option("encodings"));
     spec.seeds = parse_int("seeds", p.option("seeds"));
     spec.task_steps = parse_task_steps(p.option("task-steps"), spec.tasks);
+    if (!p.option("lrs").empty()) spec.vary.push_back(parse_rates(p.option("lrs"), p.has("lr"), spec.vary));
     for (const auto& [name, value] : p.given)
       if (find_setting(name)) spec.given[name] = value;
     const bool resume = p.option("resume") == "true", force = p.option("force") == "true";

@@ -10,6 +10,7 @@
 #include "io/atomic_file.h"
 #include "report/html_report.h"
 #include "report/plots.h"
+#include "report/rate_selection.h"
 #include "report/series_style.h"
 #include "train/settings.h"
 
@@ -79,8 +80,12 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
   return os.str();
 }
 
-StudyReport write_study_report(const std::string& out, const std::vector<RunRecord>& runs,
+StudyReport write_study_report(const std::string& out, const std::vector<RunRecord>& all_runs,
                                const std::map<std::string, std::string>& attributes, double session_seconds) {
+  // A study that sweeps the learning rate is read at one rate per cell, chosen on the training
+  // lengths (report/rate_selection.h); every other study as it is.
+  const RateSelection selection = select_learning_rates(all_runs);
+  const std::vector<RunRecord>& runs = selection.selected;
   StudyReport report;
   report.summary_path = out + "/summary.md";
   report.report_path = out + "/report.html";
@@ -117,8 +122,9 @@ StudyReport write_study_report(const std::string& out, const std::vector<RunReco
       if (fs::exists(report.plot_dir + "/" + t.task + kind + ".png", ec))
         images[t.task].push_back("plots/" + t.task + kind + ".png");
 
-  const std::string preamble = study_preamble(runs, attributes, session_seconds);
-  const std::string md = render_summary_markdown(tasks, report.findings, preamble, images, overview_image);
+  const std::string preamble = study_preamble(all_runs, attributes, session_seconds);
+  const std::string md = render_summary_markdown(tasks, report.findings, preamble, images, overview_image) +
+                         render_rate_selection_markdown(selection);
   atomic_write(report.summary_path, [&](const std::string& tmp) { write_file(tmp, md); });
 
   ReportInput input;

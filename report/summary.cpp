@@ -14,6 +14,7 @@
 #include "data/eval.h"
 #include "data/task.h"
 #include "train/settings.h"
+#include "train/stopping.h"
 
 namespace ordo {
 namespace {
@@ -230,14 +231,21 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       es.encoding = enc.first;
       es.variant = enc.second;
       std::map<int64_t, std::vector<double>> acc;
-      std::vector<double> first_steps, walls;
+      std::vector<double> first_steps, walls, stop_steps;
       for (const RunRecord* r : groups[{task, enc}]) {
         ++es.seeds;
+        if (const auto lr = r->settings.find("lr"); lr != r->settings.end()) es.lr = lr->second;
         walls.push_back(r->log.total_wall_seconds);
         SeedOutcome so;
         so.seed = r->seed;
         so.steps = r->log.step.empty() ? 0 : r->log.step.back();
         loss_trend(r->log.train_loss, so.loss_mid, so.loss_last);
+        so.stop_reason = r->log.stop_reason;
+        so.stop_step = r->log.stop_step;
+        if (!so.stop_reason.empty()) {
+          ++es.stops[so.stop_reason];
+          stop_steps.push_back(static_cast<double>(so.stop_step));
+        }
         for (const auto& [len, points] : r->log.eval) {
           if (points.empty()) continue;
           acc[len].push_back(points.back().acc);
@@ -257,6 +265,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       es.first_solved_step.add_all(first_steps);
       es.seeds_solved = static_cast<int>(first_steps.size());
       es.wall_seconds.add_all(walls);
+      es.stop_step.add_all(stop_steps);
       ts.rows.push_back(std::move(es));
     }
     std::sort(ts.lengths.begin(), ts.lengths.end());
@@ -664,6 +673,21 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
   return ov;
 }
 
+namespace {
+
+// "learned 2, max-steps 1 at 1250 ± 750": the seeds per stop reason, then the stopping step.
+std::string stops_text(const EncodingSummary& e) {
+  if (e.stops.empty()) return "-";
+  std::string text;
+  for (const char* reason : {stop_name(Stop::learned), stop_name(Stop::no_progress), stop_name(Stop::max_steps)}) {
+    const auto it = e.stops.find(reason);
+    if (it != e.stops.end()) text += (text.empty() ? "" : ", ") + std::string(reason) + " " + std::to_string(it->second);
+  }
+  return text + " at " + format_stat(e.stop_step, 0);
+}
+
+}  // namespace
+
 std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   // A swept study (--vary) gets a column of each row's varied settings.
   bool varied = false;
@@ -671,14 +695,23 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"#", "encoding"};
   if (varied) header.push_back("varied");
+  // Cells at different learning rates (a swept rate, chosen per cell: report/rate_selection.h).
+  bool rates = false;
+  for (const EncodingSummary& e : t.rows) rates = rates || e.lr != t.rows.front().lr;
+  if (rates) header.push_back("lr");
   for (auto it = t.shown().rbegin(); it != t.shown().rend(); ++it) header.push_back("acc " + length_label(t, *it));
   header.push_back("first step >= " + fixed(t.solved, 2));
+  // --until-learned runs: why and when they stopped (train/stopping.h).
+  bool stopping = false;
+  for (const EncodingSummary& e : t.rows) stopping = stopping || !e.stops.empty();
+  if (stopping) header.push_back("stopped");
   header.push_back("wall s");
   rows.push_back(header);
   int rank = 0;
   for (const EncodingSummary* e : ranked_rows(t)) {
     std::vector<std::string> row = {std::to_string(++rank), e->encoding};
     if (varied) row.push_back(e->variant);
+    if (rates) row.push_back(e->lr);
     for (auto len = t.shown().rbegin(); len != t.shown().rend(); ++len) {
       auto it = e->acc.find(*len);
       row.push_back(it == e->acc.end() ? std::string("-") : format_stat(it->second));
@@ -687,6 +720,7 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
     if (e->seeds_solved > 0 && e->seeds_solved < e->seeds)
       first += " (" + std::to_string(e->seeds_solved) + "/" + std::to_string(e->seeds) + " seeds)";
     row.push_back(first);
+    if (stopping) row.push_back(stops_text(*e));
     row.push_back(format_stat(e->wall_seconds, 1));
     rows.push_back(row);
   }
@@ -727,6 +761,13 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
         "the training length range and each longer length. Each task's table is ranked by accuracy at its longest "
         "evaluation length, then on the training lengths. \"first step >= " << solved << "\" is the first "
         "evaluation step on the training lengths at or above " << solved << " (\"never\" if no seed got there).\n\n";
+  bool stopping = false;
+  for (const TaskSummary& t : tasks)
+    for (const EncodingSummary& e : t.rows) stopping = stopping || !e.stops.empty();
+  if (stopping)
+    os << "Runs trained until they learned (--until-learned): \"stopped\" counts the seeds that stopped because "
+          "they learned the training lengths, made no progress for --patience steps, or reached --max-steps, and "
+          "the step they stopped at (mean ± half the range).\n\n";
   os << "Findings: " << findings_legend(tasks) << "\n\n";
   for (const TaskSummary& t : tasks) {
     os << "## " << t.task;

@@ -70,6 +70,9 @@ struct SeedOutcome {
   // Mean training loss over the tenth of the run that ends at its midpoint and over its last
   // tenth (NaN when the run logged fewer than 2 steps).
   double loss_mid = 0, loss_last = 0;
+  // A --until-learned run (train/stopping.h): why and at which step it stopped; "" otherwise.
+  std::string stop_reason;
+  int64_t stop_step = 0;
 };
 
 struct EncodingSummary {
@@ -77,12 +80,17 @@ struct EncodingSummary {
   std::string variant;  // a swept study's varied settings ("causal=true"), "" otherwise
   // How findings and plots name the row: "rope", or "rope (causal=true)".
   std::string label() const { return run_label(encoding, variant); }
+  std::string lr;  // the runs' --lr setting as stored ("" when unknown): a swept rate's choice
   int seeds = 0;
   std::vector<SeedOutcome> per_seed;
   std::map<int64_t, Stat> acc;  // evaluation length (0 = training range) -> final accuracy
   Stat first_solved_step;       // over the seeds that reached the threshold
   int seeds_solved = 0;         // how many seeds reached it
   Stat wall_seconds;
+  // --until-learned runs: how many seeds stopped for each reason, and at which step (over
+  // the seeds that record a reason); empty for runs of a fixed --steps.
+  std::map<std::string, int> stops;
+  Stat stop_step;
 };
 
 // A sweep of many extrapolation lengths (--eval-lens-final 41:500:1) is shown in the tables

@@ -27,6 +27,7 @@
 #include "study/output_lock.h"
 #include "study/run_queue.h"
 #include "train/settings.h"
+#include "train/stopping.h"
 #include "train/trainer.h"
 
 namespace ordo {
@@ -165,9 +166,60 @@ std::string variant_label(const std::vector<std::pair<std::string, std::string>>
   return label;
 }
 
+namespace {
+
+// The study's shared settings, as results.h5's root attributes: the base settings less the
+// per-run ones, and the grid (tasks, encodings, seeds, varied settings).
+std::map<std::string, std::string> shared_settings(const StudySpec& spec) {
+  std::map<std::string, std::string> shared = to_settings(spec.base);
+  for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
+  if (std::any_of(spec.encodings.begin(), spec.encodings.end(),
+                  [](const std::string& e) { return !layer_pattern(e).empty(); }))
+    shared.erase("layer-encodings");  // an E1+E2 entry's runs each have their own
+  for (const Variation& v : spec.vary) shared.erase(v.key);  // each run's own: its setting.<key>
+  if (!spec.vary.empty()) {
+    std::vector<std::string> vary;
+    for (const Variation& v : spec.vary) vary.push_back(v.key + "=" + join(v.values, ","));
+    shared["vary"] = join(vary, ";");
+  }
+  shared["tasks"] = join(spec.tasks, ",");
+  shared["encodings"] = join(spec.encodings, ",");
+  shared["seeds"] = std::to_string(spec.seeds);
+  if (!spec.task_steps.empty()) shared["task-steps"] = task_steps_text(spec.task_steps);
+  shared["first_seed"] = std::to_string(spec.base.seed);
+  return shared;
+}
+
+// Resuming a study under another protocol would mix runs stopped by different rules, or
+// choose among other learning rates: refused before anything runs. A file written before a
+// setting existed holds its default.
+void check_same_protocol(const std::string& results, const std::map<std::string, std::string>& mine) {
+  std::error_code ec;
+  if (!fs::exists(results, ec)) return;
+  const std::map<std::string, std::string> theirs = read_results_attributes(results);
+  const std::map<std::string, std::string> defaults = to_settings(TrainConfig{});
+  for (const std::string key : {"until-learned", "learned-at", "patience", "vary"}) {
+    auto value = [&](const std::map<std::string, std::string>& m) {
+      auto it = m.find(key);
+      if (it != m.end()) return it->second;
+      auto d = defaults.find(key);
+      return d == defaults.end() ? std::string() : d->second;
+    };
+    auto text = [&](const std::string& v) {
+      return key == "vary" ? (v.empty() ? std::string("no --vary or --lrs") : "--vary " + v) : "--" + key + " " + v;
+    };
+    ORDO_CHECK(value(theirs) == value(mine), "--resume: the study in ", fs::path(results).parent_path().string(),
+               " was run with ", text(value(theirs)), ", this command has ", text(value(mine)),
+               "; resume with the same protocol, or start another --out");
+  }
+}
+
+}  // namespace
+
 bool StudyRun::finished() const {
-  return checkpoint && checkpoint->step == config.steps &&
-         static_cast<int64_t>(checkpoint->log.step.size()) == config.steps &&
+  if (!checkpoint) return false;
+  const int64_t last = last_step(config, checkpoint->log);  // a --until-learned run may stop before --steps
+  return checkpoint->step == last && static_cast<int64_t>(checkpoint->log.step.size()) == last &&
          final_lengths_pending(config, checkpoint->log).empty();
 }
 
@@ -230,6 +282,7 @@ void Study::build_runs() {
 
   // Every run is built once here, so a bad setting fails before anything is written.
   const bool resume = options_.existing == ExistingOutput::Resume;
+  if (resume) check_same_protocol(out + "/results.h5", shared_settings(spec_));
   for (const Variation& v : spec_.vary)
     ORDO_CHECK(!spec_.given.count(v.key), "--", v.key, " is both given and varied (--vary ", v.key,
                "=...); drop one of them");
@@ -584,7 +637,7 @@ bool Session::on_step(int id, size_t i, const Trainer& trainer, const StepInfo& 
   // Stopping (another run failed, a signal): keep this run's state so that Resume continues it.
   const int64_t every = options_.ckpt_every;
   const bool by_step = every > 0 && (s.step + 1) % every == 0;
-  const bool last = s.step + 1 == s.total;  // before the final sweep, if one is left
+  const bool last = trainer.trained();  // before the final sweep, if one is left
   if (stopping_ || (last ? !trainer.finished() : by_step || clock.due())) save_state(i, trainer, clock);
   return !stopping_;
 }
@@ -699,6 +752,7 @@ void Session::run_finished(size_t i, const Trainer& trainer) {
   }
   ++runs_done_;
   ++trained_;
+  steps_done_ += r.config.steps - trainer.step();  // a --until-learned run that stopped early: its steps not taken
   message(runs_done_text() + r.label() + ": " + eval_summary(trainer.log()) + " (" +
           format_duration(trainer.log().total_wall_seconds) + ")");
 }
@@ -710,8 +764,9 @@ void Session::remote_run_ended(int rank, size_t i, bool done) {
   slots_[i] = record_of(r, ck.log);
   save_results();
   if (!done) return;
-  ORDO_CHECK(ck.step == r.config.steps, "rank ", rank, " reported ", r.label(), " finished, but its checkpoint ",
-             r.checkpoint_path, " is at step ", ck.step, " of ", r.config.steps);
+  ORDO_CHECK(ck.step == last_step(r.config, ck.log), "rank ", rank, " reported ", r.label(),
+             " finished, but its checkpoint ", r.checkpoint_path, " is at step ", ck.step, " of ",
+             last_step(r.config, ck.log));
   ORDO_CHECK(final_lengths_pending(r.config, ck.log).empty(), "rank ", rank, " reported ", r.label(),
              " finished, but its checkpoint ", r.checkpoint_path, " lacks ",
              final_lengths_pending(r.config, ck.log).size(), " of its --eval-lens-final lengths");
@@ -768,22 +823,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   outcome.summary_path = out + "/summary.md";
   outcome.plot_dir = out + "/plots";
 
-  std::map<std::string, std::string> shared = to_settings(spec_.base);
-  for (const char* key : {"task", "encoding", "seed"}) shared.erase(key);
-  if (std::any_of(spec_.encodings.begin(), spec_.encodings.end(),
-                  [](const std::string& e) { return !layer_pattern(e).empty(); }))
-    shared.erase("layer-encodings");  // an E1+E2 entry's runs each have their own
-  for (const Variation& v : spec_.vary) shared.erase(v.key);  // each run's own: its setting.<key>
-  if (!spec_.vary.empty()) {
-    std::vector<std::string> vary;
-    for (const Variation& v : spec_.vary) vary.push_back(v.key + "=" + join(v.values, ","));
-    shared["vary"] = join(vary, ";");
-  }
-  shared["tasks"] = join(spec_.tasks, ",");
-  shared["encodings"] = join(spec_.encodings, ",");
-  shared["seeds"] = std::to_string(spec_.seeds);
-  if (!spec_.task_steps.empty()) shared["task-steps"] = task_steps_text(spec_.task_steps);
-  shared["first_seed"] = std::to_string(spec_.base.seed);
+  const std::map<std::string, std::string> shared = shared_settings(spec_);
 
   // Runs train `jobs` at a time, each on a worker thread with its share of the OpenMP threads
   // (a run's numbers do not depend on its thread count, so neither do the results).

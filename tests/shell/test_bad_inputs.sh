@@ -41,6 +41,7 @@ setup_none() { :; }
 setup_garbage_ckpt() { mkdir -p "$1/out"; cp "$fix/garbage.bin" "$1/out/checkpoint.h5"; }
 setup_truncated_ckpt() { mkdir -p "$1/out"; cp "$fix/truncated.h5" "$1/out/checkpoint.h5"; }
 setup_finished_run() { cp -r "$fix/run" "$1/out"; }
+setup_finished_study() { cp -r "$fix/study" "$1/out"; }
 setup_inputs() {  # input files a row may name under in/
   mkdir -p "$1/in"
   cp "$fix/garbage.bin" "$1/in/garbage.h5"
@@ -238,6 +239,12 @@ if has_command bench; then
   row none "--min-seconds must be >= 0" bench --configs tiny --min-seconds -1
   row none "unknown flag --out" bench --out @OUT
 fi
+# A finished tiny study, for the rows that resume it under another protocol.
+tiny_grid=(--tasks shift --encodings none --seeds 1 --d-model 16 --heads 2 --layers 1 --d-ff 16 --batch 4 --eval-batch 64
+           --steps 2 --quiet)
+if has_command compare && ! "$ordo" compare "${tiny_grid[@]}" --out "$fix/study" >"$fix/compare.log" 2>&1; then
+  echo "FAIL: could not make the fixture study:"; cat "$fix/compare.log"; exit 1
+fi
 if has_command compare; then
   row none "--tasks: unknown name 'sorting'; known: order, shift, periodic, copy, reverse, sort, flipflop, recall" compare --tasks sorting --out @OUT
   row none "--encodings: unknown name 'sinus'; known: none, sinusoidal" compare --encodings sinus --out @OUT
@@ -254,6 +261,27 @@ if has_command compare; then
   row none "--vary layers: '1' listed twice" compare --vary layers=1,1 --out @OUT
   row none "--vary: layers varied twice" compare --vary layers=1,2 --vary=layers=3,4 --out @OUT
   row none "--causal is both given and varied" compare --causal --vary causal=false,true --out @OUT
+  # Budgets by outcome and learning-rate sweeps (docs/spec.md §5.5, §7.6).
+  row none "--lrs: 'fast' is not a number; accepted: two or more positive rates" compare --lrs 1e-3,fast --out @OUT
+  row none "--lrs: -1e-3 is not positive; accepted: two or more positive rates" compare --lrs 3e-4,-1e-3 --out @OUT
+  row none "--lrs: 0 is not positive" compare --lrs 0,1e-3 --out @OUT
+  row none "--lrs: 1 rate given (one rate is a plain --lr)" compare --lrs 1e-3 --out @OUT
+  row none "--lrs: '1e-3' listed twice" compare --lrs 1e-3,1e-3 --out @OUT
+  row none "--lrs sweeps the learning rate, so --lr has no meaning beside it" compare --lr 1e-3 --lrs 3e-4,1e-3 --out @OUT
+  row none "--lrs and --vary lr=... both sweep the learning rate" compare --vary lr=1,2 --lrs 3e-4,1e-3 --out @OUT
+  row none "--learned-at must be in (0, 1], got 1.5" compare --until-learned --learned-at 1.5 --out @OUT
+  row none "--learned-at must be in (0, 1], got 0" train --until-learned --learned-at 0 --out @OUT
+  row none "--patience 5000 is longer than the maximum, --steps 2000" train --until-learned --patience 5000 --out @OUT
+  row none "--patience 4000 is longer than the maximum, --steps 3000" compare --until-learned --max-steps 3000 --patience 4000 --out @OUT
+  row none "--patience 100 is shorter than --eval-every 250" train --until-learned --patience 100 --out @OUT
+  row none "--until-learned needs --eval-every > 0" train --until-learned --eval-every 0 --out @OUT
+  row none "--patience needs --until-learned" train --patience 500 --out @OUT
+  row none "--learned-at needs --until-learned" compare --learned-at 0.9 --out @OUT
+  row none "--max-steps expects a whole number, got 'lots'" train --until-learned --max-steps lots --out @OUT
+  row finished_study "was run with --until-learned false, this command has --until-learned true; resume with the same protocol" \
+    compare "${tiny_grid[@]}" --until-learned --resume --out @OUT
+  row finished_study "was run with no --vary or --lrs, this command has --vary lr=1e-3,3e-4" \
+    compare "${tiny_grid[@]}" --lrs 1e-3,3e-4 --resume --out @OUT
   row none "order/none/layers=x/seed0: --layers expects" compare --tasks order --vary layers=1,x --out @OUT
   row none "--task-steps: order needs at least 1 step, got 0" compare --task-steps order=0 --out @OUT
   row none "--task-steps: 'order' listed twice" compare --task-steps order=5,order=6 --out @OUT

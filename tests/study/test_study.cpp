@@ -3,6 +3,7 @@
 // and a resumed study that skips finished runs and returns the same records.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -296,4 +297,57 @@ TEST_CASE("study: --vary sweeps settings as a Cartesian product, one results gro
   spec.given["causal"] = "true";
   how.existing = ExistingOutput::Replace;
   CHECK_THROWS_WITH(Study(spec, how), Contains("--causal is both given and varied"));
+}
+
+TEST_CASE("study: a run that stops early frees its worker for the next run at once", "[study][stopping]") {
+  // Two workers, four runs in grid order: order/none with --learned-at 1 (cannot stop early:
+  // 120 steps), order/none with --learned-at 0.01 (learned at its second evaluation, step
+  // 12), then the same two for rope. When the short run stops, the next run (rope, long)
+  // must start while the first long run still trains: two runs at once, one already done.
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.task_steps.clear();
+  spec.base.steps = 120;
+  spec.base.until_learned = true;
+  spec.vary = {{"learned-at", {"1", "0.01"}}};
+  StudyOptions how;
+  how.out = dir.path + "/grid";
+  how.jobs = 2;
+  int most_at_once = 0, at_once_after_a_stop = 0;
+  int64_t last_done = 0, last_total = 0;
+  StudyProgress show;
+  show.update = [&](int64_t done, int64_t total, const std::string& line, double) {
+    int running = 0;
+    for (size_t at = line.find(" | "); at != std::string::npos; at = line.find(" | ", at + 1)) ++running;
+    most_at_once = std::max(most_at_once, running);
+    if (line.rfind("runs 1/4 done", 0) == 0) at_once_after_a_stop = std::max(at_once_after_a_stop, running);
+    last_done = done, last_total = total;
+  };
+  auto study = std::make_unique<Study>(spec, how);
+  REQUIRE(study->runs().size() == 4);
+  CHECK(study->runs()[1].label() == "order/none/learned-at=0.01/seed0");
+  const StudyOutcome out = study->run(show);
+  study.reset();  // releases the directory
+  CHECK(out.trained == 4);
+  CHECK(most_at_once == 2);          // never more runs than workers
+  CHECK(at_once_after_a_stop == 2);  // the stopped run's worker took the next run
+  CHECK(last_total == 4 * 120);
+  REQUIRE(out.records.size() == 4);
+  CHECK(out.records[0].log.stop_reason == "max-steps");
+  CHECK(out.records[1].log.stop_reason == "learned");
+  CHECK(out.records[1].log.stop_step == 12);
+  CHECK(out.records[1].log.step.size() == 12);
+  CHECK(last_done <= last_total);
+  // summary.md says why and when each run stopped.
+  std::ifstream md_file(out.summary_path);
+  const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
+  CHECK_THAT(md, Contains("| stopped |"));
+  CHECK_THAT(md, Contains("learned 1 at 12"));
+  CHECK_THAT(md, Contains("max-steps 1 at 120"));
+  // Resumed: every run is finished, the stopped ones too, so nothing is trained again.
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome again = Study(spec, how).run();
+  CHECK(again.trained == 0);
+  CHECK(again.skipped == 4);
 }

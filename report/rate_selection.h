@@ -1,0 +1,60 @@
+// report/rate_selection.h: one learning rate per cell, chosen on the training distribution
+// (`ordo compare --lrs a,b,c`, the same as `--vary lr=a,b,c`; docs/spec.md §7.6).
+//
+//   RateSelection s = select_learning_rates(read_results("cmp/results.h5"));
+//   summarize(s.selected);                  // the tables, findings and figures: selected runs
+//   render_rate_selection_markdown(s);      // which rate each cell chose, and why; and the
+//                                           // literature's view (best of every seed and rate)
+//
+// A study that sweeps the learning rate has, per (task, encoding, other varied settings), a
+// group of runs per rate. The rule looks only at the held-out training-range set (sequences
+// of the training lengths; never a longer test length), each run's last evaluation of it:
+//   1. the most seeds that learned the training lengths (accuracy >= `solved`, 0.99),
+//   2. then the highest mean training-range accuracy,
+//   3. then the earliest mean first step at >= `solved` (over the seeds that got there),
+//   4. then the lowest mean training-range loss,
+//   5. then the rate listed first.
+// The selected rate's runs go on with "lr=..." taken out of their variant, so the cell is one
+// row whatever rate it chose. A study that does not sweep the rate is passed through as is.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/results.h"
+
+namespace ordo {
+
+struct RateScore {
+  std::string lr;            // as given ("3e-4")
+  int seeds = 0, learned = 0;
+  double train_acc = 0, train_loss = 0;
+  double first_solved_step = 0;  // NaN when no seed got there
+};
+
+struct RateChoice {
+  std::string task, encoding, variant;  // variant without lr= ("" when lr was the only one)
+  std::vector<RateScore> rates;         // in the order first seen
+  size_t selected = 0;                  // index into rates
+  // The literature's view (Deletang et al. 2023, Ruoss et al. 2023: the best run over seeds
+  // and rates): per evaluation length (0 = training range), the highest final accuracy of any
+  // of the cell's runs, at any rate. For comparison with papers only: it reads the test lengths.
+  std::map<int64_t, double> best_of;
+};
+
+struct RateSelection {
+  std::vector<RunRecord> selected;  // every run of a selected rate (all runs when none swept)
+  std::vector<RateChoice> choices;  // empty when the study does not sweep the learning rate
+};
+
+RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved = 0.99);
+
+// "lr=3e-4" out of "causal=true,lr=3e-4": the variant without its learning rate, and the rate
+// ("" when the variant does not set it).
+std::pair<std::string, std::string> split_rate(const std::string& variant);
+
+// summary.md's sections on the choice: "" when nothing was chosen.
+std::string render_rate_selection_markdown(const RateSelection& selection, double solved = 0.99);
+
+}  // namespace ordo
