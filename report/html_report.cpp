@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "report/figure_data.h"
+#include "report/statistics.h"
+#include "report/summary.h"
 #include "train/version.h"
 
 namespace ordo {
@@ -91,6 +93,32 @@ void string_list(Json& j, const std::vector<std::string>& items) {
   j.raw("]");
 }
 
+// "improvement": rliable's probability of improvement of each row over each column
+// (report/statistics.h) at the task's longest length, over the runs that learned the training
+// lengths, rows and columns in the table's order; null where either cell has no such run, and
+// on the diagonal. Nothing for a task without a longer length.
+void improvement_json(Json& j, const TaskSummary& t) {
+  if (t.lengths.empty() || t.lengths.back() <= 0) return;
+  const int64_t length = t.lengths.back();
+  const std::vector<const EncodingSummary*> rows = ranked_rows(t);
+  std::vector<std::vector<double>> values;
+  for (const EncodingSummary* e : rows) values.push_back(learned_accuracies(*e, length, t.solved));
+  j.key("improvement").raw("{").key("length").str(length_label(t, length)).raw(",").key("labels");
+  std::vector<std::string> labels;
+  for (const EncodingSummary* e : rows) labels.push_back(e->label());
+  string_list(j, labels);
+  j.raw(",").key("p").raw("[");
+  for (size_t a = 0; a < rows.size(); ++a) {
+    j.raw(a ? ",[" : "[");
+    for (size_t b = 0; b < rows.size(); ++b) {
+      const bool defined = a != b && !values[a].empty() && !values[b].empty();
+      j.raw(b ? "," : "").num(defined ? probability_of_improvement(values[a], values[b]) : std::nan(""));
+    }
+    j.raw("]");
+  }
+  j.raw("]},");
+}
+
 }  // namespace
 
 std::string report_json(const ReportInput& in) {
@@ -155,6 +183,7 @@ std::string report_json(const ReportInput& in) {
       j.raw("{").key("mean").num(cell.acc.mean).raw(",").key("min").num(cell.acc.min).raw(",");
       j.key("max").num(cell.acc.max).raw(",").key("n").num(cell.acc.n).raw(",");
       j.key("text").str(format_stat(cell.acc)).raw(",").key("unsolved").raw(cell.held ? "false" : "true");
+      j.raw(",").key("not_learned").raw(cell.not_learned ? "true" : "false");
       j.raw(",").key("score").num(cell.score).raw("}");
     }
     j.raw("]}");
@@ -191,7 +220,9 @@ std::string report_json(const ReportInput& in) {
       j.raw(r > 1 ? "," : "");
       string_list(j, table[r]);
     }
-    j.raw("]},").key("findings");
+    j.raw("]},");
+    improvement_json(j, t);
+    j.key("findings");
     std::vector<std::string> texts;
     for (const Finding& f : *in.findings)
       if (f.task == t.task) texts.push_back(f.text);

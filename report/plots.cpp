@@ -572,7 +572,9 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
     for (size_t i = 0; i < rows; ++i)
       for (size_t j = first; j < last; ++j) {
         const OverviewCell& c = ov.rows[i].cells[j];
-        dat << j - first << " " << i << " " << (c.acc.n > 0 ? num(c.score) : "NaN") << " " << j << "\n";
+        // A cell not learned gets no colour: it is drawn grey below, so nobody reads it as a score.
+        dat << j - first << " " << i << " " << (c.acc.n > 0 && !c.not_learned ? num(c.score) : "NaN") << " " << j
+            << "\n";
       }
   }
   write_text(p.dat(), dat.str());
@@ -627,7 +629,7 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
     const size_t first = bands[b].front().first, last = bands[b].back().last, n = last - first;
     const double top = title_h + b * (band_h + gap) + header_h, cells_bottom = top + cell_h * static_cast<double>(rows);
     body << "# band " << b + 1 << ": " << ov.columns[first].task << " .. " << ov.columns[last - 1].task << "\n"
-         << "unset label\nunset arrow\n"
+         << "unset label\nunset arrow\nunset object\n"
          << margins(Rect{static_cast<double>(left) / width, (left + cell_w * static_cast<double>(n)) / width,
                          1 - cells_bottom / height, 1 - top / height})
          << "set xrange [-0.5:" << num(static_cast<double>(n) - 0.5) << "]\n";
@@ -636,7 +638,7 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
       // The title as a label at the top: a title would sit on the column labels.
       body << "set label " << tag++ << " "
            << quote("Overview: final accuracy, mean over " + std::to_string(seeds) +
-                    (seeds == 1 ? " seed" : " seeds (± half the min-max range)") + "; rows ordered by how far they generalise")
+                    (seeds == 1 ? " seed" : " seeds [95% bootstrap interval]") + "; rows ordered by how far they generalise")
            << " at screen 0.5, screen " << y_at(22) << " center font \",13\"\n";
       // The colour bar in pixels, 24 wide and 20 right of the widest band's cells (its label
       // may hang below the first band): gnuplot's default sizes it by the plot's width, so
@@ -650,7 +652,8 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
     if (b == nb - 1)
       body << "set label " << tag++ << " "
            << quote("✗: not every seed reaches " + num(bar_train) + " on the training lengths" +
-                    (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()))
+                    (bar_beyond > 0 ? " (" + num(bar_beyond) + " beyond them)" : std::string()) +
+                    ".   Grey, not learned: no seed learned the training lengths, so the longer ones say nothing")
            << " at screen " << x_at(left) << ", screen " << num(20.0 / height) << " left font \",10\" textcolor rgb \"#D55E00\"\n";
     // Lengths on the columns, each task's name once above its columns, white lines between tasks.
     std::string xt;
@@ -665,23 +668,29 @@ PlotFiles write_overview_plot(const std::string& dir, const Overview& ov, int se
         body << "set arrow from " << num(static_cast<double>(t.first - first) - 0.5) << ", graph 0 to "
              << num(static_cast<double>(t.first - first) - 0.5) << ", graph 1 nohead lc rgb \"#ffffff\" lw 5 front\n";
     }
+    int objects = 0;
     for (size_t i = 0; i < rows; ++i)
       for (size_t j = first; j < last; ++j) {
         const OverviewCell& c = ov.rows[i].cells[j];
         const double x = static_cast<double>(j - first);
         std::string text = "-";
-        if (c.acc.n > 0) {
+        if (c.acc.n > 0 && c.not_learned) {
+          text = "not learned";
+          body << "set object " << ++objects << " rect from " << num(x - 0.5) << "," << num(static_cast<double>(i) - 0.5)
+               << " to " << num(x + 0.5) << "," << num(static_cast<double>(i) + 0.5)
+               << " fc rgb \"#d9d9d9\" fs solid 1.0 noborder front\n";  // front: under the labels, over the NaN box
+        } else if (c.acc.n > 0) {
           std::snprintf(buf, sizeof buf, "%.3f", c.acc.mean);
           text = buf;
           if (c.acc.n > 1) {
-            std::snprintf(buf, sizeof buf, "\n±%.3f", c.acc.spread());
+            std::snprintf(buf, sizeof buf, "\n[%.2f, %.2f]", c.acc.low, c.acc.high);
             text += buf;
           }
         }
-        const bool dark = c.acc.n > 0 && c.score > 0.55;
+        const bool dark = c.acc.n > 0 && !c.not_learned && c.score > 0.55;
         body << "set label " << tag++ << " " << quote(text) << " at " << num(x) << "," << i
              << " center front textcolor rgb " << (dark ? "\"#ffffff\"" : "\"#111111\"") << " font \",10\"\n";
-        if (c.acc.n > 0 && !c.held)
+        if (c.acc.n > 0 && !c.held && !c.not_learned)
           body << "set label " << tag++ << " \"✗\" at " << num(x + 0.45) << "," << num(static_cast<double>(i) - 0.12)
                << " right front textcolor rgb \"#D55E00\" font \",12\"\n";
       }

@@ -123,7 +123,7 @@ RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double s
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
   if (selection.choices.empty()) return "";
   std::ostringstream os;
-  os << "## Learning rates\n\n"
+  os << "\n## Learning rates\n\n"
      << "Each cell's tables, findings and figures above are its runs at one learning rate, chosen on the held-out "
         "training-length set only (never a longer length): the most seeds at >= " << fixed(solved, 2)
      << " there, then the highest mean accuracy there, then the earliest mean step reaching " << fixed(solved, 2)

@@ -13,6 +13,7 @@
 #include "core/strings.h"
 #include "data/eval.h"
 #include "data/task.h"
+#include "report/statistics.h"
 #include "train/settings.h"
 #include "train/stopping.h"
 
@@ -87,6 +88,8 @@ void Stat::add_all(const std::vector<double>& values) {
     max = std::max(max, v);
   }
   mean = sum / n;
+  const Interval ci = bootstrap_mean_interval(values);
+  low = ci.low, high = ci.high;
 }
 
 namespace {
@@ -262,6 +265,14 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
           }
       }
       for (auto& [len, values] : acc) es.acc[len].add_all(values);
+      std::map<int64_t, std::vector<double>> learned;  // per length, over the seeds that learned
+      for (const SeedOutcome& so : es.per_seed) {
+        const auto train = so.acc.find(0);
+        if (train == so.acc.end() || !(train->second >= solved)) continue;
+        ++es.seeds_learned;
+        for (const auto& [len, a] : so.acc) learned[len].push_back(a);
+      }
+      for (auto& [len, values] : learned) es.acc_learned[len].add_all(values);
       es.first_solved_step.add_all(first_steps);
       es.seeds_solved = static_cast<int>(first_steps.size());
       es.wall_seconds.add_all(walls);
@@ -282,15 +293,19 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       for (EncodingSummary& es : ts.rows) {
         // Each seed's mean over its own extrapolation lengths: a swept setting (--vary
         // max-len) can give rows different default lengths beside the sweep.
-        std::vector<double> means;
+        std::vector<double> means, learned_means;
         for (const SeedOutcome& so : es.per_seed) {
           double sum = 0;
           size_t n = 0;
           for (const auto& [len, acc] : so.acc)
             if (len > 0) sum += acc, ++n;
-          if (n > 0) means.push_back(sum / static_cast<double>(n));
+          if (n == 0) continue;
+          means.push_back(sum / static_cast<double>(n));
+          const auto train = so.acc.find(0);
+          if (train != so.acc.end() && train->second >= solved) learned_means.push_back(means.back());
         }
         es.acc[kMeanBeyond].add_all(means);
+        if (!learned_means.empty()) es.acc_learned[kMeanBeyond].add_all(learned_means);
       }
     }
     out.push_back(std::move(ts));
@@ -348,7 +363,7 @@ std::string compact_setting(const std::string& value) {
 std::string format_stat(const Stat& s, int decimals) {
   if (s.n == 0 || !std::isfinite(s.mean)) return "-";
   if (s.n == 1) return fixed(s.mean, decimals);
-  return fixed(s.mean, decimals) + " ± " + fixed(s.spread(), decimals);
+  return fixed(s.mean, decimals) + " [" + fixed(s.low, decimals) + ", " + fixed(s.high, decimals) + "]";
 }
 
 bool still_improving(const SeedOutcome& s, const FindingThresholds& th) {
@@ -418,6 +433,54 @@ std::string of_seeds(int k, int n) { return std::to_string(k) + " of " + std::to
 
 }  // namespace
 
+std::vector<double> learned_accuracies(const EncodingSummary& e, int64_t length, double solved) {
+  std::vector<double> out;
+  for (const SeedOutcome& s : e.per_seed) {
+    const auto train = s.acc.find(0), at = s.acc.find(length);
+    if (train != s.acc.end() && train->second >= solved && at != s.acc.end() && std::isfinite(at->second))
+      out.push_back(at->second);
+  }
+  return out;
+}
+
+namespace {
+
+std::string p_text(double p) { return p < 0.001 ? std::string("< 0.001") : "= " + fixed(p, 3); }
+
+// The one ranking claim the findings make: the two encodings with the highest mean at the
+// longest length, over the runs that learned their training lengths, told apart only by a
+// two-sided permutation test of the difference of means (p < 0.05), given with the 95%
+// bootstrap interval of the difference (report/statistics.h). "" with fewer than two such cells.
+std::string compare_top_two(const TaskSummary& t, int64_t length, const FindingThresholds& th) {
+  std::vector<std::pair<const EncodingSummary*, std::vector<double>>> cells;
+  for (const EncodingSummary& e : t.rows) {
+    std::vector<double> v = learned_accuracies(e, length, th.solved);
+    if (!v.empty()) cells.emplace_back(&e, std::move(v));
+  }
+  if (cells.size() < 2) return "";
+  std::stable_sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return mean_of(a.second) > mean_of(b.second); });
+  const auto& [a, va] = cells[0];
+  const auto& [b, vb] = cells[1];
+  const Interval d = bootstrap_difference_interval(va, vb);
+  const double p = permutation_p_value(va, vb);
+  const double floor = smallest_permutation_p(static_cast<int64_t>(va.size()), static_cast<int64_t>(vb.size()));
+  const std::string seeds = std::to_string(va.size()) + " vs " + std::to_string(vb.size()) + " runs";
+  const std::string gap = fixed(d.estimate, 3) + " [" + fixed(d.low, 3) + ", " + fixed(d.high, 3) + "]";
+  const std::string where = "At " + length_label(t, length) + ", over the runs that learned the training lengths: ";
+  const std::string pair = a->label() + " (" + fixed(mean_of(va), 3) + ") and " + b->label() + " (" +
+                           fixed(mean_of(vb), 3) + ")";
+  if (floor >= 0.05)
+    return where + pair + " are not ranked: with " + seeds + " no permutation test reaches p < 0.05 (its smallest p is " +
+           fixed(floor, 3) + "); difference " + gap + ".";
+  if (p < 0.05)
+    return where + a->label() + " beats " + b->label() + " by " + gap + " (95% bootstrap interval), permutation test p " +
+           p_text(p) + ", " + seeds + ".";
+  return where + pair + " cannot be told apart: difference " + gap + ", permutation test p " + p_text(p) + ", " +
+         seeds + ".";
+}
+
+}  // namespace
+
 std::vector<const EncodingSummary*> ranked_rows(const TaskSummary& t) {
   const int64_t longest = t.lengths.empty() ? 0 : t.lengths.back();
   std::vector<const EncodingSummary*> rows;
@@ -457,7 +520,9 @@ std::string findings_legend(const std::vector<TaskSummary>& tasks, const Finding
          "evaluation sets (what always giving it scores), on the training lengths or averaged over the longer ones; "
          "said of a task whose answers are skewed (that share above chance by more than " +
          fixed(th.chance_margin, 2) + " and a large sample's noise). Holds up to L: accuracy >= " + fixed(th.extrapolates, 2) +
-         " at every evaluation length up to L. Encodings are named best first (the table's order), at most " +
+         " at every evaluation length up to L. Beats: at the longest length, over the runs that learned the training "
+         "lengths, the two highest means differ by a two-sided permutation test of the difference of means at p < 0.05 "
+         "(the 95% bootstrap interval of the difference beside it); otherwise they are not ranked. Encodings are named best first (the table's order), at most " +
          std::to_string(kMaxNames) + " per sentence. Computed from the runs (report/summary.h), not written by hand.";
 }
 
@@ -565,6 +630,10 @@ std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const Findi
       if (!no_extrapolation.empty())
         say("Solved, but not beyond the training lengths: " + capped(no_extrapolation) + ".");
     }
+    if (!extra.empty()) {
+      const std::string compared = compare_top_two(t, extra.back(), th);
+      if (!compared.empty()) say(compared);
+    }
     if (fastest) {
       // Every encoding at the fastest one's mean step: a tie names them all (with one
       // evaluation every 250 steps, ties are common).
@@ -647,6 +716,7 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
           cell.score = std::isfinite(floor) && floor < 1 ? (m - floor) / (1 - floor) : m;
           cell.score = std::clamp(cell.score, 0.0, 1.0);
           cell.held = cell.acc.min >= bar;
+          cell.not_learned = len != 0 && e->seeds_learned == 0;
           overall_sum += cell.score;
           ++overall_n;
           if (len == t.lengths.back()) reach_sum += cell.score, ++reach_n;
@@ -665,11 +735,13 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
     if (a.reach != b.reach) return a.reach > b.reach;
     return a.overall > b.overall;
   });
-  ov.note = "Final accuracy, mean over seeds (± half the min-max range). Colour: 0 at the task's chance level (or, where "
+  ov.note = "Final accuracy, mean over seeds [95% bootstrap interval]. Colour: 0 at the task's chance level (or, where "
             "answers are skewed, at the share of the training lengths' commonest answer), 1 at "
             "accuracy 1. Rows: by mean score at each task's longest evaluation length, then over every cell. "
             "Marked ✗: not every seed reaches " + fixed(th.solved, 2) + " on the training lengths or " +
-            fixed(th.extrapolates, 2) + " beyond them.";
+            fixed(th.extrapolates, 2) + " beyond them. Grey, \"not learned\": a longer length of a cell where no "
+            "seed learned the training lengths (>= " + fixed(th.solved, 2) + "), whose accuracy there says how far "
+            "training got, not what the encoding allows.";
   return ov;
 }
 
@@ -688,7 +760,7 @@ std::string stops_text(const EncodingSummary& e) {
 
 }  // namespace
 
-std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
+std::vector<std::vector<std::string>> task_table(const TaskSummary& t, bool learned_only) {
   // A swept study (--vary) gets a column of each row's varied settings.
   bool varied = false;
   for (const EncodingSummary& e : t.rows) varied = varied || !e.variant.empty();
@@ -699,36 +771,43 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t) {
   bool rates = false;
   for (const EncodingSummary& e : t.rows) rates = rates || e.lr != t.rows.front().lr;
   if (rates) header.push_back("lr");
+  header.push_back("seeds learned");
   for (auto it = t.shown().rbegin(); it != t.shown().rend(); ++it) header.push_back("acc " + length_label(t, *it));
-  header.push_back("first step >= " + fixed(t.solved, 2));
   // --until-learned runs: why and when they stopped (train/stopping.h).
   bool stopping = false;
   for (const EncodingSummary& e : t.rows) stopping = stopping || !e.stops.empty();
-  if (stopping) header.push_back("stopped");
-  header.push_back("wall s");
+  if (!learned_only) {  // the second table gives the accuracies only
+    header.push_back("first step >= " + fixed(t.solved, 2));
+    if (stopping) header.push_back("stopped");
+    header.push_back("wall s");
+  }
   rows.push_back(header);
   int rank = 0;
   for (const EncodingSummary* e : ranked_rows(t)) {
     std::vector<std::string> row = {std::to_string(++rank), e->encoding};
     if (varied) row.push_back(e->variant);
     if (rates) row.push_back(e->lr);
+    row.push_back(std::to_string(e->seeds_learned) + "/" + std::to_string(e->seeds));
+    const std::map<int64_t, Stat>& acc = learned_only ? e->acc_learned : e->acc;
     for (auto len = t.shown().rbegin(); len != t.shown().rend(); ++len) {
-      auto it = e->acc.find(*len);
-      row.push_back(it == e->acc.end() ? std::string("-") : format_stat(it->second));
+      auto it = acc.find(*len);
+      row.push_back(it == acc.end() ? std::string("-") : format_stat(it->second));
     }
     std::string first = e->seeds_solved == 0 ? "never" : format_stat(e->first_solved_step, 0);
     if (e->seeds_solved > 0 && e->seeds_solved < e->seeds)
       first += " (" + std::to_string(e->seeds_solved) + "/" + std::to_string(e->seeds) + " seeds)";
-    row.push_back(first);
-    if (stopping) row.push_back(stops_text(*e));
-    row.push_back(format_stat(e->wall_seconds, 1));
+    if (!learned_only) {
+      row.push_back(first);
+      if (stopping) row.push_back(stops_text(*e));
+      row.push_back(format_stat(e->wall_seconds, 1));
+    }
     rows.push_back(row);
   }
   return rows;
 }
 
-std::string render_task_table(const TaskSummary& t) {
-  const auto rows = task_table(t);
+std::string render_task_table(const TaskSummary& t, bool learned_only) {
+  const auto rows = task_table(t, learned_only);
   std::ostringstream os;
   for (size_t i = 0; i < rows.size(); ++i) {
     os << "|";
@@ -757,9 +836,13 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
        << overview(tasks).note << "\n\n";
   if (!preamble.empty()) os << preamble << (preamble.back() == '\n' ? "" : "\n") << "\n";
   const std::string solved = fixed(tasks.empty() ? 0.99 : tasks.front().solved, 2);
-  os << "Accuracy is the final evaluation (mean ± half the min-max range over seeds) on the held-out sets: "
-        "the training length range and each longer length. Each task's table is ranked by accuracy at its longest "
-        "evaluation length, then on the training lengths. \"first step >= " << solved << "\" is the first "
+  os << "Accuracy is the final evaluation on the held-out sets (the training length range and each longer "
+        "length): the mean over seeds and, in brackets, its 95% percentile-bootstrap interval (10,000 resamples of "
+        "the seeds; with few seeds it is narrow and says little). \"seeds learned\" counts the seeds at >= " << solved
+     << " on the training lengths at the end (solved k of n). Each task's table is ranked by accuracy at its "
+        "longest evaluation length, then on the training lengths, over every run; where some runs did not learn, a "
+        "second table gives the same accuracies over the runs that learned alone, the only ones whose longer lengths "
+        "say what the encoding allows. \"first step >= " << solved << "\" is the first "
         "evaluation step on the training lengths at or above " << solved << " (\"never\" if no seed got there).\n\n";
   bool stopping = false;
   for (const TaskSummary& t : tasks)
@@ -767,7 +850,7 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
   if (stopping)
     os << "Runs trained until they learned (--until-learned): \"stopped\" counts the seeds that stopped because "
           "they learned the training lengths, made no progress for --patience steps, or reached --max-steps, and "
-          "the step they stopped at (mean ± half the range).\n\n";
+          "the step they stopped at (mean and interval).\n\n";
   os << "Findings: " << findings_legend(tasks) << "\n\n";
   for (const TaskSummary& t : tasks) {
     os << "## " << t.task;
@@ -786,6 +869,13 @@ std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const
       if (f.task == t.task) os << "- " << f.text << "\n", any = true;
     if (any) os << "\n";
     os << render_task_table(t) << "\n";
+    // Generalization read only from runs that learned: the same table over those seeds alone.
+    int learned = 0, seeds = 0;
+    for (const EncodingSummary& e : t.rows) learned += e.seeds_learned, seeds += e.seeds;
+    if (learned < seeds)
+      os << "Over the runs that learned the training lengths (" << learned << " of " << seeds
+         << "; \"-\": no seed of the cell did):\n\n"
+         << render_task_table(t, true) << "\n";
     auto it = images.find(t.task);
     if (it != images.end())
       for (const std::string& img : it->second) os << "![" << t.task << "](" << img << ")\n";

@@ -54,9 +54,12 @@
 
 namespace ordo {
 
-// Mean, min and max of one quantity over seeds; n = 0 means no value.
+// Mean, min and max of one quantity over seeds, and the mean's 95% percentile-bootstrap
+// interval [low, high] (report/statistics.h; low = high = mean with one seed); n = 0 means no
+// value.
 struct Stat {
   double mean = 0, min = 0, max = 0;
+  double low = 0, high = 0;
   int n = 0;
   double spread() const { return (max - min) / 2; }
   void add_all(const std::vector<double>& values);  // fills from values (n = values.size())
@@ -86,6 +89,11 @@ struct EncodingSummary {
   std::map<int64_t, Stat> acc;  // evaluation length (0 = training range) -> final accuracy
   Stat first_solved_step;       // over the seeds that reached the threshold
   int seeds_solved = 0;         // how many seeds reached it
+  // The seeds that learned their training lengths: final training-range accuracy >= the
+  // threshold; and the final accuracy per length over those seeds alone (length
+  // generalization read only from runs that learned, as Huang et al. 2025 report it).
+  int seeds_learned = 0;
+  std::map<int64_t, Stat> acc_learned;
   Stat wall_seconds;
   // --until-learned runs: how many seeds stopped for each reason, and at which step (over
   // the seeds that record a reason); empty for runs of a fixed --steps.
@@ -186,6 +194,9 @@ struct OverviewCell {
   Stat acc;              // n = 0: no run there
   double score = 0;      // (mean - floor) / (1 - floor) clipped to [0, 1]; mean without a floor
   bool held = false;     // every seed >= the column's bar
+  // A longer length of a cell where no seed learned the training lengths: its accuracy there
+  // says how far training got, not what the encoding allows; shown greyed, "not learned".
+  bool not_learned = false;
 };
 struct OverviewRow {
   std::string label, encoding, variant;
@@ -200,9 +211,14 @@ struct Overview {
 };
 Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
 
+// Each seed's final accuracy at `length`, over the seeds of e that learned the training lengths
+// (final training-range accuracy >= solved): what comparisons of generalization read.
+std::vector<double> learned_accuracies(const EncodingSummary& e, int64_t length, double solved = 0.99);
+
 // A column label for an evaluation length: "train (8-32)", "2x (64)", "4x (128)", "100".
 std::string length_label(const TaskSummary& task, int64_t length);
-// "0.953 ± 0.031" (3 decimals), "0.953" with one seed, "-" with none.
+// "0.953 [0.921, 0.980]" (3 decimals; the 95% bootstrap interval of the mean), "0.953" with
+// one seed, "-" with none.
 std::string format_stat(const Stat& s, int decimals = 3);
 // A setting's value for reading: a list of integers with runs of 3 or more at one step
 // written as ranges, in the flags' own syntax ("41,42,...,500" -> "41:500:1"); any other
@@ -210,11 +226,12 @@ std::string format_stat(const Stat& s, int decimals = 3);
 std::string compact_setting(const std::string& value);
 
 // The per-task table as rows of cells, ranked (ranked_rows): header first. Columns: #,
-// encoding, [varied,] accuracy at each evaluation length from the longest down to the
-// training lengths, first step >= solved, wall s.
-std::vector<std::vector<std::string>> task_table(const TaskSummary& task);
+// encoding, [varied,] [lr,] learned k/n, accuracy at each evaluation length from the longest
+// down to the training lengths, first step >= solved, [stopped,] wall s. learned_only: the
+// accuracies over the seeds that learned their training lengths (EncodingSummary::acc_learned).
+std::vector<std::vector<std::string>> task_table(const TaskSummary& task, bool learned_only = false);
 // task_table as Markdown (header, alignment row, one row per encoding).
-std::string render_task_table(const TaskSummary& task);
+std::string render_task_table(const TaskSummary& task, bool learned_only = false);
 // summary.md: a title, `overview_image` first (when given), `preamble` (free Markdown, e.g.
 // the settings), per task a section with its ranked table, its findings and its images (task
 // -> relative paths of PNGs), then the findings across tasks.

@@ -316,11 +316,14 @@ TEST_CASE("summary: table and markdown", "[compare]") {
   const auto tasks = summarize(fixture());
   const std::string table = render_task_table(tasks[0]);
   INFO(table);
-  CHECK(table.find("| # | encoding | acc 4x (128) | acc 2x (64) | acc train (8-32) | first step >= 0.99 | wall s |") == 0);
-  CHECK(table.find("| 3 | none | 0.500 ± 0.000 | 0.500 ± 0.000 | 0.505 ± 0.005 | never | 11.0 ± 1.0 |") !=
-        std::string::npos);
-  CHECK(table.find("| 2 | rope | 0.610 ± 0.010 | 0.950 ± 0.010 | 0.999 ± 0.001 | 250 ± 50 | 11.0 ± 0.0 |") !=
-        std::string::npos);
+  CHECK(table.find("| # | encoding | seeds learned | acc 4x (128) | acc 2x (64) | acc train (8-32) | first step >= 0.99 | "
+                   "wall s |") == 0);
+  // Means with their 95% bootstrap intervals: of two seeds {a, b}, a resample's mean is a, the
+  // midpoint or b with chances 1/4, 1/2, 1/4, so the 2.5% and 97.5% quantiles are a and b.
+  CHECK(table.find("| 3 | none | 0/2 | 0.500 [0.500, 0.500] | 0.500 [0.500, 0.500] | 0.505 [0.500, 0.510] | never | "
+                   "11.0 [10.0, 12.0] |") != std::string::npos);
+  CHECK(table.find("| 2 | rope | 2/2 | 0.610 [0.600, 0.620] | 0.950 [0.940, 0.960] | 0.999 [0.998, 1.000] | "
+                   "250 [200, 300] | 11.0 [11.0, 11.0] |") != std::string::npos);
   CHECK(std::count(table.begin(), table.end(), '\n') == 5);  // header, alignment, 3 rows
 
   const std::string md = render_summary_markdown(tasks, findings(tasks), "Grid: test.",
@@ -374,9 +377,9 @@ TEST_CASE("summary: a sweep of many lengths is shown as its ends and its mean", 
   CHECK(mean.min == Approx(0.44));
   CHECK(length_label(t, kMeanBeyond) == "mean 64-72 (9 lengths)");
   const auto table = task_table(t);
-  CHECK(table[0] == std::vector<std::string>{"#", "encoding", "acc mean 64-72 (9 lengths)", "acc 72", "acc 2x (64)",
-                                             "acc train (8-32)", "first step >= 0.99", "wall s"});
-  CHECK(table[1][2] == "0.490 ± 0.050");
+  CHECK(table[0] == std::vector<std::string>{"#", "encoding", "seeds learned", "acc mean 64-72 (9 lengths)", "acc 72",
+                                             "acc 2x (64)", "acc train (8-32)", "first step >= 0.99", "wall s"});
+  CHECK(table[1][3] == "0.490 [0.440, 0.540]");
   const Overview ov = overview(tasks);
   CHECK(ov.columns.size() == 4);
   CHECK(ov.columns.back().label == "order · mean 64-72 (9 lengths)");
@@ -512,4 +515,65 @@ TEST_CASE("summary: where a constant answer beats chance, findings and the overv
   const auto order_notes = findings(summarize(fixture()));
   CHECK_FALSE(has(order_notes, "commonest"));
   CHECK(render_summary_markdown(summarize(fixture()), order_notes, "", {}).find("; commonest answer") == std::string::npos);
+}
+
+TEST_CASE("summary: learned k of n, and generalization over all runs and over the runs that learned", "[compare]") {
+  // rope: seed 0 learns its training lengths (0.999) and holds 0.96 at 2x; seed 1 does not
+  // (0.9) and scores 0.3 there. none: neither seed learns.
+  const std::vector<RunRecord> runs = {
+      run("rope", 0, {0.5, 0.999}, 0.96, 0.6, 10), run("rope", 1, {0.5, 0.9}, 0.3, 0.2, 10),
+      run("none", 0, {0.5, 0.5}, 0.5, 0.5, 10, true), run("none", 1, {0.5, 0.51}, 0.5, 0.5, 10, true)};
+  const std::vector<TaskSummary> tasks = summarize(runs);
+  const EncodingSummary& rope = tasks[0].rows[0];
+  CHECK(rope.seeds_learned == 1);
+  CHECK(rope.acc.at(64).mean == Approx(0.63));
+  CHECK(rope.acc_learned.at(64).n == 1);
+  CHECK(rope.acc_learned.at(64).mean == Approx(0.96));
+  CHECK(tasks[0].rows[1].seeds_learned == 0);
+  CHECK(tasks[0].rows[1].acc_learned.empty());
+  const std::string all = render_task_table(tasks[0]);
+  INFO(all);
+  CHECK(all.find("| rope | 1/2 | 0.400 [0.200, 0.600] | 0.630 [0.300, 0.960] | 0.950 [0.900, 0.999] |") !=
+        std::string::npos);
+  const std::string learned = render_task_table(tasks[0], true);
+  INFO(learned);
+  CHECK(learned.find("| # | encoding | seeds learned | acc 4x (128) | acc 2x (64) | acc train (8-32) |\n") == 0);
+  CHECK(learned.find("| rope | 1/2 | 0.600 | 0.960 | 0.999 |\n") != std::string::npos);
+  CHECK(learned.find("| none | 0/2 | - | - | - |\n") != std::string::npos);
+  const std::string md = render_summary_markdown(tasks, findings(tasks));
+  CHECK(md.find("Over the runs that learned the training lengths (1 of 4; \"-\": no seed of the cell did):\n\n| # |") !=
+        std::string::npos);
+  // Every run learned: no second table.
+  const std::vector<RunRecord> learned_all = {run("rope", 0, {0.5, 0.999}, 0.96, 0.6, 10)};
+  CHECK(render_summary_markdown(summarize(learned_all), {}).find("Over the runs that learned") == std::string::npos);
+}
+
+TEST_CASE("summary: the top two at the longest length are ranked only by a permutation test", "[compare][statistics]") {
+  // Two seeds each: no permutation test of 2 vs 2 reaches p < 0.05 (smallest p 2/6).
+  const auto two = findings(summarize(fixture()));
+  INFO(joined(two));
+  CHECK(has(two, "order: At 4x (128), over the runs that learned the training lengths: alibi (0.940) and rope "
+                 "(0.610) are not ranked: with 2 vs 2 runs no permutation test reaches p < 0.05 (its smallest p is "
+                 "0.333); difference 0.330 [0.310, 0.350]."));
+  // Five seeds each, apart: the exact test's smallest p, 2/252.
+  std::vector<RunRecord> runs;
+  for (uint64_t s = 0; s < 5; ++s) {
+    runs.push_back(run("alibi", s, {0.5, 1.0}, 0.97, 0.90 + 0.01 * static_cast<double>(s), 10));
+    runs.push_back(run("rope", s, {0.5, 1.0}, 0.97, 0.60 + 0.01 * static_cast<double>(s), 10));
+    runs.push_back(run("t5", s, {0.5, 0.6}, 0.97, 0.99, 10));  // never learned: not compared, however high
+  }
+  auto notes = findings(summarize(runs));
+  INFO(joined(notes));
+  CHECK(has(notes, "order: At 4x (128), over the runs that learned the training lengths: alibi beats rope by 0.300 ["));
+  CHECK(has(notes, "] (95% bootstrap interval), permutation test p = 0.008, 5 vs 5 runs."));
+  // Overlapping: p = 1 for the same values in another order.
+  runs.clear();
+  for (uint64_t s = 0; s < 5; ++s) {
+    runs.push_back(run("alibi", s, {0.5, 1.0}, 0.97, 0.60 + 0.01 * static_cast<double>(s), 10));
+    runs.push_back(run("rope", s, {0.5, 1.0}, 0.97, 0.64 - 0.01 * static_cast<double>(s), 10));
+  }
+  notes = findings(summarize(runs));
+  INFO(joined(notes));
+  CHECK(has(notes, "alibi (0.620) and rope (0.620) cannot be told apart: difference 0.000 ["));
+  CHECK(has(notes, "permutation test p = 1.000, 5 vs 5 runs."));
 }
