@@ -38,8 +38,15 @@ CurveData learning_curves(const std::string& task, const std::vector<RunRecord>&
   for (const std::string& label : labels) {
     const auto& ls = logs[label];
     c.seeds = std::max(c.seeds, static_cast<int>(ls.size()));
-    size_t n = ls.front()->step.size();
-    for (const RunLog* l : ls) n = std::min(n, l->step.size());
+    // A run that stopped early (--until-learned: learned, or no progress) keeps its model from
+    // then on, so it holds its last value to the end of the longest run; the curve otherwise
+    // ends with the shortest run (an unfinished study re-reported).
+    auto stopped = [](const RunLog* l) { return !l->stop_reason.empty() && l->stop_step > 0; };
+    const RunLog* longest = ls.front();
+    for (const RunLog* l : ls) longest = l->step.size() > longest->step.size() ? l : longest;
+    size_t n = longest->step.size();
+    for (const RunLog* l : ls)
+      if (!stopped(l)) n = std::min(n, l->step.size());
     const size_t w = std::max<size_t>(1, n / 200);
     if (c.loss.empty()) c.window = static_cast<int64_t>(w);
     SeriesPoints loss{label, {}};
@@ -47,25 +54,30 @@ CurveData learning_curves(const std::string& task, const std::vector<RunRecord>&
       const size_t end = std::min(n, start + w);
       std::vector<double> per_seed;
       for (const RunLog* l : ls) {
+        if (l->train_loss.empty()) continue;
         double s = 0;
-        for (size_t i = start; i < end; ++i) s += l->train_loss[i];
+        for (size_t i = start; i < end; ++i) s += l->train_loss[std::min(i, l->train_loss.size() - 1)];
         per_seed.push_back(s / static_cast<double>(end - start));
       }
-      loss.points.push_back(band(static_cast<double>(ls.front()->step[end - 1]), per_seed));
-      c.last_step = std::max(c.last_step, ls.front()->step[end - 1]);
+      loss.points.push_back(band(static_cast<double>(longest->step[end - 1]), per_seed));
+      c.last_step = std::max(c.last_step, longest->step[end - 1]);
     }
     c.loss.push_back(std::move(loss));
 
-    size_t m = SIZE_MAX;
-    for (const RunLog* l : ls) {
+    auto evals = [](const RunLog* l) {
       auto it = l->eval.find(0);
-      m = std::min(m, it == l->eval.end() ? size_t{0} : it->second.size());
-    }
+      return it == l->eval.end() ? size_t{0} : it->second.size();
+    };
+    const RunLog* most = ls.front();
+    for (const RunLog* l : ls) most = evals(l) > evals(most) ? l : most;
+    size_t m = evals(most);
+    for (const RunLog* l : ls)
+      if (!stopped(l) || evals(l) == 0) m = std::min(m, evals(l));
     SeriesPoints acc{label, {}};
     for (size_t i = 0; i < m; ++i) {
       std::vector<double> per_seed;
-      for (const RunLog* l : ls) per_seed.push_back(l->eval.at(0)[i].acc);
-      acc.points.push_back(band(static_cast<double>(ls.front()->eval.at(0)[i].step), per_seed));
+      for (const RunLog* l : ls) per_seed.push_back(l->eval.at(0)[std::min(i, evals(l) - 1)].acc);
+      acc.points.push_back(band(static_cast<double>(most->eval.at(0)[i].step), per_seed));
     }
     c.acc.push_back(std::move(acc));
   }

@@ -30,7 +30,10 @@ struct SeriesPoints {
 
 // Learning curves of one task, one series per row label in first-appearance order: training
 // loss averaged over windows of max(1, steps / 200) steps (x = the window's last step), and
-// accuracy on the training lengths at each evaluation (x = its step).
+// accuracy on the training lengths at each evaluation (x = its step). A series ends with its
+// shortest run, except that a run which stopped early (--until-learned) holds its last value
+// to the end of the series' longest run: its model is final from then on, and dropping it
+// would leave the mean to the runs still training.
 struct CurveData {
   std::vector<SeriesPoints> loss, acc;
   int seeds = 0;              // the most seeds of any series

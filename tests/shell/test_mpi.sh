@@ -107,6 +107,15 @@ check "2 ranks: run.h5 equals one process's" same "$dir/t1/run.h5" "$dir/t2/run.
 "$ordo" "${train[@]}" --batch 48 --micro-batches 6 --out "$dir/t6" || echo "FAIL: the 6-part run failed"
 check "mpirun -np 3 ordo train --micro-batches 6 exits 0" mpi 3 "${train[@]}" --batch 48 --micro-batches 6 --out "$dir/t6x3"
 check "3 ranks: checkpoint.h5 equals one process's" same "$dir/t6/checkpoint.h5" "$dir/t6x3/checkpoint.h5"
+# A --until-learned run: rank 0 decides at each evaluation and tells the others, so every rank
+# stops at the one-process run's step (docs/spec.md §5.5).
+until=(train --task shift --encoding rope "${small[@]}" --steps 600 --until-learned --learned-at 0.9)
+"$ordo" "${until[@]}" --out "$dir/u1" || echo "FAIL: the one-process --until-learned run failed"
+check "--until-learned: the one-process run stopped early, having learned" \
+  bash -c "h5dump -a /runs/shift/rope/seed0/stop_reason '$dir/u1/run.h5' | grep -q '\"learned\"'"
+check "mpirun -np 2 ordo train --until-learned exits 0" mpi 2 "${until[@]}" --out "$dir/u2"
+check "2 ranks, --until-learned: run.h5 (with the stop) equals one process's" same "$dir/u1/run.h5" "$dir/u2/run.h5"
+check "2 ranks, --until-learned: checkpoint.h5 equals one process's" same "$dir/u1/checkpoint.h5" "$dir/u2/checkpoint.h5"
 mpi 3 "${train[@]}" --out "$dir/t3bad" >"$dir/bad.log" 2>&1
 rc=$?
 check "3 ranks and 2 micro-batches: refused (got $rc)" test "$rc" -ne 0
