@@ -8,8 +8,10 @@
 #include "train/checkpoint.h"
 #include "train/trainer.h"
 #include "tests/same_bits.h"
+#include "tests/train/all_params.h"
 
 using namespace ordo;
+using ordo::test::all_params;
 using ordo::test::same_bits;
 
 namespace {
@@ -31,15 +33,6 @@ TrainConfig small_run(const std::string& task, const std::string& encoding, int6
   c.model.dropout = 0.1;  // dropout masks must resume too
   c.seed = 3;
   return c;
-}
-
-std::vector<Real> all_params(Trainer& t) {
-  std::vector<Real> v;
-  for (Parameter* p : t.model().parameters()) {
-    auto x = p->value.to_vector();
-    v.insert(v.end(), x.begin(), x.end());
-  }
-  return v;
 }
 
 }  // namespace

@@ -13,9 +13,11 @@
 #include "train/stopping.h"
 #include "train/trainer.h"
 #include "tests/same_bits.h"
+#include "tests/train/all_params.h"
 #include "tests/temp_dir.h"
 
 using namespace ordo;
+using ordo::test::all_params;
 using ordo::test::same_bits;
 using ordo::testing::TempDir;
 using Catch::Contains;
@@ -59,15 +61,6 @@ TrainConfig shift_run(bool until_learned, int64_t steps) {
   c.seed = 1;
   c.until_learned = until_learned;
   return c;
-}
-
-std::vector<Real> all_params(Trainer& t) {
-  std::vector<Real> v;
-  for (Parameter* p : t.model().parameters()) {
-    auto x = p->value.to_vector();
-    v.insert(v.end(), x.begin(), x.end());
-  }
-  return v;
 }
 
 }  // namespace
