@@ -73,6 +73,7 @@ struct SeedOutcome {
   // Mean training loss over the tenth of the run that ends at its midpoint and over its last
   // tenth (NaN when the run logged fewer than 2 steps).
   double loss_mid = 0, loss_last = 0;
+  int64_t first_solved = -1;         // first evaluation step with training-range acc >= solved; -1 = never
   // A --until-learned run (train/stopping.h): why and at which step it stopped; "" otherwise.
   std::string stop_reason;
   int64_t stop_step = 0;

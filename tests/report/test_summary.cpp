@@ -112,7 +112,8 @@ TEST_CASE("summary: findings follow the numbers", "[compare]") {
   CHECK(has(notes, "order: At chance (0.500): none."));
   CHECK(has(notes, "order: Holds up to 4x (128): alibi."));
   CHECK(has(notes, "order: Holds up to 2x (64) only: rope."));
-  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100, mean of 2 seeds)."));
+  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100, mean of 2 seeds); with 2 vs 2 runs no permutation test "
+                   "tells it from the next, rope (step 250)."));
   CHECK_FALSE(has(notes, "Not solved"));
   CHECK(findings_legend(summarize(fixture())).find("Each sentence holds in every seed unless it gives a count.") == 0);
 
@@ -280,7 +281,8 @@ TEST_CASE("summary: a one-seed grid says so in its findings", "[compare]") {
   CHECK(findings_legend(tasks).find("One seed per cell: each sentence is one run's result, not a rate.") == 0);
   CHECK(has(notes, "order: Solved by alibi and rope."));
   CHECK(has(notes, "order: At chance (0.500): none."));
-  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100)."));
+  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100); with 1 vs 1 runs no permutation test tells it from the "
+                   "next, rope (step 200)."));
   CHECK_FALSE(has(notes, "seeds"));
 }
 
@@ -566,6 +568,16 @@ TEST_CASE("summary: the top two at the longest length are ranked only by a permu
   INFO(joined(notes));
   CHECK(has(notes, "order: At 4x (128), over the runs that learned the training lengths: alibi beats rope by 0.300 ["));
   CHECK(has(notes, "] (95% bootstrap interval), permutation test p = 0.008, 5 vs 5 runs."));
+  // Fastest, against the next fastest on the seeds' first steps: 100 in every seed against 200.
+  runs.clear();
+  for (uint64_t s = 0; s < 5; ++s) {
+    runs.push_back(run("alibi", s, {0.5, 1.0, 1.0}, 0.97, 0.9, 10));
+    runs.push_back(run("rope", s, {0.5, 0.6, 1.0}, 0.97, 0.9, 10));
+  }
+  notes = findings(summarize(runs));
+  INFO(joined(notes));
+  CHECK(has(notes, "order: Fastest to 0.99: alibi (step 100, mean of 5 seeds); ahead of the next, rope (step 200), by a "
+                   "permutation test, p = 0.008, 5 vs 5 runs."));
   // Overlapping: p = 1 for the same values in another order.
   runs.clear();
   for (uint64_t s = 0; s < 5; ++s) {
