@@ -80,6 +80,10 @@ Parsed parse(const std::vector<std::string>& args, const std::vector<Option>& op
       }
     }
     for (const Assignment& f : flags) ORDO_CHECK(f.name != name, "--", name, " given twice");
+    // --max-steps is --steps by another name (train/settings.cpp): one of them.
+    for (const Assignment& f : flags)
+      ORDO_CHECK(!((f.name == "steps" && name == "max-steps") || (f.name == "max-steps" && name == "steps")),
+                 "--steps and --max-steps name one setting (the most steps a run takes); give one of them");
     flags.push_back(Assignment{name, value, own, setting});
   }
   if (p.help) return p;

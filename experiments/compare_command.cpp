@@ -79,6 +79,7 @@ Variation parse_rates(const std::string& text, bool lr_given, const std::vector<
   for (const Variation& v : vary)
     ORDO_CHECK(v.key != "lr", "--lrs and --vary lr=... both sweep the learning rate; give one of them");
   const std::vector<std::string> rates = split_list(text);
+  std::vector<double> values;
   for (const std::string& rate : rates) {
     double value = 0;
     try {
@@ -87,7 +88,9 @@ Variation parse_rates(const std::string& text, bool lr_given, const std::vector<
       fail("--lrs: '", rate, "' is not a number; ", accepted);
     }
     ORDO_CHECK(value > 0, "--lrs: ", rate, " is not positive; ", accepted);
-    ORDO_CHECK(std::count(rates.begin(), rates.end(), rate) == 1, "--lrs: '", rate, "' listed twice; ", accepted);
+    ORDO_CHECK(std::find(values.begin(), values.end(), value) == values.end(), "--lrs: '", rate,
+               "' is a rate listed already (the same number); ", accepted);
+    values.push_back(value);
   }
   ORDO_CHECK(rates.size() >= 2, "--lrs: ", rates.size(), " rate given (one rate is a plain --lr); ", accepted);
   return parse_vary({"lr=" + text}).front();
@@ -121,9 +124,9 @@ int cmd_compare(const Args& given_args) {
     spec.encodings = split_list(p.option("encodings"));
     spec.seeds = parse_int("seeds", p.option("seeds"));
     spec.task_steps = parse_task_steps(p.option("task-steps"), spec.tasks);
-    if (!p.option("lrs").empty()) spec.vary.push_back(parse_rates(p.option("lrs"), p.has("lr"), spec.vary));
-    for (const auto& [name, value] : p.given)
-      if (find_setting(name)) spec.given[name] = value;
+    if (p.has("lrs")) spec.vary.push_back(parse_rates(p.option("lrs"), p.has("lr"), spec.vary));
+    for (const auto& [name, value] : p.given)  // --max-steps is --steps (train/settings.cpp)
+      if (find_setting(name)) spec.given[name == "max-steps" ? "steps" : name] = value;
     const bool resume = p.option("resume") == "true", force = p.option("force") == "true";
     ORDO_CHECK(!(resume && force), "--resume and --force exclude each other: continue the grid in ",
                p.option("out"), " or replace it");

@@ -93,6 +93,18 @@ void string_list(Json& j, const std::vector<std::string>& items) {
   j.raw("]");
 }
 
+// {"header": [...], "rows": [[...], ...]}: a task_table.
+void table_json(Json& j, const std::vector<std::vector<std::string>>& table) {
+  j.raw("{").key("header");
+  string_list(j, table.front());
+  j.raw(",").key("rows").raw("[");
+  for (size_t r = 1; r < table.size(); ++r) {
+    j.raw(r > 1 ? "," : "");
+    string_list(j, table[r]);
+  }
+  j.raw("]}");
+}
+
 // "improvement": rliable's probability of improvement of each row over each column
 // (report/statistics.h) at the task's longest length, over the runs that learned the training
 // lengths, rows and columns in the table's order; null where either cell has no such run, and
@@ -212,15 +224,17 @@ std::string report_json(const ReportInput& in) {
     j.key("sweep").raw(t.lengths.size() > kMaxLengthColumns + 1 ? "true" : "false").raw(",");
     j.key("train_range").raw("[").num(static_cast<double>(t.min_len)).raw(",").num(static_cast<double>(t.max_len));
     j.raw("],").key("steps").num(static_cast<double>(steps)).raw(",").key("seeds").num(seeds).raw(",");
-    const auto table = task_table(t);
-    j.key("table").raw("{").key("header");
-    string_list(j, table.front());
-    j.raw(",").key("rows").raw("[");
-    for (size_t r = 1; r < table.size(); ++r) {
-      j.raw(r > 1 ? "," : "");
-      string_list(j, table[r]);
+    j.key("table");
+    table_json(j, task_table(t));
+    j.raw(",");
+    // Where some seeds did not learn, the accuracies over those that did (as summary.md).
+    int learned = 0, all = 0;
+    for (const EncodingSummary& e : t.rows) learned += e.seeds_learned, all += e.seeds;
+    if (learned < all) {
+      j.key("table_learned");
+      table_json(j, task_table(t, true));
+      j.raw(",").key("learned_runs").num(learned).raw(",").key("all_runs").num(all).raw(",");
     }
-    j.raw("]},");
     improvement_json(j, t);
     j.key("findings");
     std::vector<std::string> texts;

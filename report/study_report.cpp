@@ -58,13 +58,17 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
   if (!seeds.empty()) os << " (seeds " << *seeds.begin() << ".." << *seeds.rbegin() << ")";
   std::set<std::string> distinct_steps;
   for (const auto& [task, n] : steps) distinct_steps.insert(n);
+  // --until-learned: --steps is the most a run takes (docs/spec.md §5.5).
+  const bool until_learned = attribute(attributes, "until-learned", "false") == "true";
+  const std::string at_most = until_learned ? "at most " : "";
   if (distinct_steps.size() == 1) {
-    os << ", " << *distinct_steps.begin() << " steps each";
+    os << ", " << at_most << *distinct_steps.begin() << " steps each";
   } else if (!distinct_steps.empty()) {
-    os << ", ";
+    os << ", " << at_most;
     for (size_t i = 0; i < tasks.size(); ++i) os << (i ? ", " : "") << tasks[i] << " " << steps[tasks[i]];
     os << " steps per run";
   }
+  if (until_learned) os << " (trained until learned: see \"stopped\")";
   os << "; ";
   if (std::isfinite(session_seconds)) os << "grid wall time " << format_duration(session_seconds) << " in this session; ";
   os << "the runs' own wall times add up to " << format_duration(run_seconds) << ".\n\n";

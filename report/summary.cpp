@@ -267,8 +267,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       for (auto& [len, values] : acc) es.acc[len].add_all(values);
       std::map<int64_t, std::vector<double>> learned;  // per length, over the seeds that learned
       for (const SeedOutcome& so : es.per_seed) {
-        const auto train = so.acc.find(0);
-        if (train == so.acc.end() || !(train->second >= solved)) continue;
+        if (!so.learned(solved)) continue;
         ++es.seeds_learned;
         for (const auto& [len, a] : so.acc) learned[len].push_back(a);
       }
@@ -301,8 +300,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
             if (len > 0) sum += acc, ++n;
           if (n == 0) continue;
           means.push_back(sum / static_cast<double>(n));
-          const auto train = so.acc.find(0);
-          if (train != so.acc.end() && train->second >= solved) learned_means.push_back(means.back());
+          if (so.learned(solved)) learned_means.push_back(means.back());
         }
         es.acc[kMeanBeyond].add_all(means);
         if (!learned_means.empty()) es.acc_learned[kMeanBeyond].add_all(learned_means);
@@ -395,7 +393,7 @@ CellOutcome outcome(const EncodingSummary& e, const std::vector<int64_t>& extra,
   for (const SeedOutcome& s : e.per_seed) {
     auto it = s.acc.find(0);
     const double train = it == s.acc.end() ? kNaN : it->second;
-    const bool solved = std::isfinite(train) && train >= th.solved;
+    const bool solved = s.learned(th.solved);
     c.solved += solved;
     if (!solved && still_improving(s, th)) ++c.improving;
     if (std::isfinite(chance) && std::isfinite(train) && std::fabs(train - chance) <= th.chance_margin) ++c.at_chance;
@@ -436,8 +434,8 @@ std::string of_seeds(int k, int n) { return std::to_string(k) + " of " + std::to
 std::vector<double> learned_accuracies(const EncodingSummary& e, int64_t length, double solved) {
   std::vector<double> out;
   for (const SeedOutcome& s : e.per_seed) {
-    const auto train = s.acc.find(0), at = s.acc.find(length);
-    if (train != s.acc.end() && train->second >= solved && at != s.acc.end() && std::isfinite(at->second))
+    const auto at = s.acc.find(length);
+    if (s.learned(solved) && at != s.acc.end() && std::isfinite(at->second))
       out.push_back(at->second);
   }
   return out;
@@ -752,9 +750,12 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
           cell.score = std::clamp(cell.score, 0.0, 1.0);
           cell.held = cell.acc.min >= bar;
           cell.not_learned = len != 0 && e->seeds_learned == 0;
-          overall_sum += cell.score;
+          // A cell not learned counts 0, as a missing one: the order must not rest on what the
+          // figure tells nobody to read.
+          const double counted = cell.not_learned ? 0.0 : cell.score;
+          overall_sum += counted;
           ++overall_n;
-          if (len == t.lengths.back()) reach_sum += cell.score, ++reach_n;
+          if (len == t.lengths.back()) reach_sum += counted, ++reach_n;
         }
         row.cells.push_back(cell);
       }
@@ -782,7 +783,7 @@ Overview overview(const std::vector<TaskSummary>& tasks, const FindingThresholds
 
 namespace {
 
-// "learned 2, max-steps 1 at 1250 ± 750": the seeds per stop reason, then the stopping step.
+// "learned 2, max-steps 1 at 1250 [500, 2000]": the seeds per stop reason, then the stopping step.
 std::string stops_text(const EncodingSummary& e) {
   if (e.stops.empty()) return "-";
   std::string text;

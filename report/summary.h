@@ -74,6 +74,12 @@ struct SeedOutcome {
   // tenth (NaN when the run logged fewer than 2 steps).
   double loss_mid = 0, loss_last = 0;
   int64_t first_solved = -1;         // first evaluation step with training-range acc >= solved; -1 = never
+  // Learned its training lengths: the final training-range accuracy is >= solved (0.99 in
+  // every report, whatever --learned-at stopped the run at: docs/spec.md §5.5).
+  bool learned(double solved) const {
+    const auto train = acc.find(0);
+    return train != acc.end() && train->second >= solved;
+  }
   // A --until-learned run (train/stopping.h): why and at which step it stopped; "" otherwise.
   std::string stop_reason;
   int64_t stop_step = 0;

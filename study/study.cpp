@@ -338,7 +338,8 @@ void Study::build_runs() {
 
 int64_t Study::steps_to_train() const {
   int64_t total = 0;
-  for (const StudyRun& r : runs_) total += r.config.steps - (r.checkpoint ? r.checkpoint->step : 0);
+  for (const StudyRun& r : runs_)  // a finished run adds nothing, also one that stopped before --steps
+    total += r.finished() ? 0 : r.config.steps - (r.checkpoint ? r.checkpoint->step : 0);
   return total;
 }
 
@@ -772,6 +773,7 @@ void Session::remote_run_ended(int rank, size_t i, bool done) {
              final_lengths_pending(r.config, ck.log).size(), " of its --eval-lens-final lengths");
   ++runs_done_;
   ++trained_;
+  steps_done_ += r.config.steps - ck.step;  // a --until-learned run that stopped early: its steps not taken
   message(runs_done_text() + r.label() + ": " + eval_summary(ck.log) + " (" + format_duration(ck.log.total_wall_seconds) +
           ", rank " + std::to_string(rank) + ")");
 }

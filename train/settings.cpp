@@ -305,6 +305,9 @@ void validate(const TrainConfig& c) {
   }
   ORDO_CHECK(c.learned_at > 0 && c.learned_at <= 1, "--learned-at must be in (0, 1], got ", c.learned_at);
   ORDO_CHECK(c.patience >= 0, "--patience must be >= 0 (0 = never stop for want of progress), got ", c.patience);
+  ORDO_CHECK(c.until_learned || (c.patience == 0 && c.learned_at == TrainConfig{}.learned_at),
+             c.patience ? "--patience" : "--learned-at", " needs --until-learned (a run of fixed --steps never "
+             "stops early)");
   ORDO_CHECK(c.patience <= c.steps, "--patience ", c.patience, " is longer than the maximum, --steps ", c.steps,
              "; accepted: 0 (off) up to ", c.steps);
   if (c.until_learned) {
@@ -313,10 +316,6 @@ void validate(const TrainConfig& c) {
     ORDO_CHECK(c.patience == 0 || c.patience >= c.eval_every, "--patience ", c.patience,
                " is shorter than --eval-every ", c.eval_every, ": progress is seen only at evaluations; accepted: 0 "
                "(off) or ", c.eval_every, " up to ", c.steps);
-  } else {
-    ORDO_CHECK(c.patience == 0 && c.learned_at == TrainConfig{}.learned_at,
-               c.patience ? "--patience" : "--learned-at", " needs --until-learned (a run of fixed --steps never "
-               "stops early)");
   }
   ORDO_CHECK(c.eval_sequences > 0, "--eval-sequences must be positive, got ", c.eval_sequences);
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);

@@ -266,7 +266,12 @@ if has_command compare; then
   row none "--lrs: -1e-3 is not positive; accepted: two or more positive rates" compare --lrs 3e-4,-1e-3 --out @OUT
   row none "--lrs: 0 is not positive" compare --lrs 0,1e-3 --out @OUT
   row none "--lrs: 1 rate given (one rate is a plain --lr)" compare --lrs 1e-3 --out @OUT
-  row none "--lrs: '1e-3' listed twice" compare --lrs 1e-3,1e-3 --out @OUT
+  row none "--lrs: '0.001' is a rate listed already (the same number)" compare --lrs 1e-3,0.001 --out @OUT
+  row none "--lrs: 0 rate given (one rate is a plain --lr)" compare --lrs "" --out @OUT
+  row none "--steps and --max-steps name one setting" compare --steps 100 --max-steps 200 --out @OUT
+  row none "--steps and --max-steps name one setting" train --until-learned --max-steps 200 --steps 100 --out @OUT
+  row none "--steps is both given and varied" compare --max-steps 200 --vary steps=100,300 --out @OUT
+  row none "--patience needs --until-learned" train --patience 5000 --out @OUT
   row none "--lrs sweeps the learning rate, so --lr has no meaning beside it" compare --lr 1e-3 --lrs 3e-4,1e-3 --out @OUT
   row none "--lrs and --vary lr=... both sweep the learning rate" compare --vary lr=1,2 --lrs 3e-4,1e-3 --out @OUT
   row none "--learned-at must be in (0, 1], got 1.5" compare --until-learned --learned-at 1.5 --out @OUT
