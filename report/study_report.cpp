@@ -58,7 +58,7 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
   if (!seeds.empty()) os << " (seeds " << *seeds.begin() << ".." << *seeds.rbegin() << ")";
   std::set<std::string> distinct_steps;
   for (const auto& [task, n] : steps) distinct_steps.insert(n);
-  // --until-learned: --steps is the most a run takes (docs/spec.md §5.5).
+  // --until-learned: --steps is the most a run takes.
   const bool until_learned = attribute(attributes, "until-learned", "false") == "true";
   const std::string at_most = until_learned ? "at most " : "";
   if (distinct_steps.size() == 1) {

@@ -28,7 +28,7 @@ RunRecord run(uint64_t seed, const std::vector<double>& acc, const std::string& 
 
 }  // namespace
 
-TEST_CASE("learning curves: a run that stopped early holds its last value; an unfinished one ends the series",
+TEST_CASE("learning curves: a run that stopped early holds its last value, an unfinished one ends the series",
           "[report][figures]") {
   // Seed 0 learned and stopped at step 2; seed 1 trained to step 4.
   const CurveData c = learning_curves("order", {run(0, {0.5, 0.9, 1.0}, "learned"), run(1, {0.5, 0.6, 0.7, 0.8, 0.9})});

@@ -99,7 +99,7 @@ TEST_CASE("rate selection: ties broken by accuracy, then the earlier step, then 
   CHECK(choice(s, "xpos").rates[choice(s, "xpos").selected].lr == "3e-4");
 }
 
-TEST_CASE("rate selection: cells apart by their other varied settings; a study without a sweep passes through",
+TEST_CASE("rate selection: cells apart by their other varied settings, and a study without a sweep passes through",
           "[report][rates]") {
   const std::vector<RunRecord> runs = {
       run("rope", "causal=false,lr=1e-3", 0, 0.6, 0.5), run("rope", "causal=false,lr=3e-4", 0, 0.9, 0.5),
