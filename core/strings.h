@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,20 @@ inline std::string join(const std::vector<int64_t>& items, std::string_view sep 
   std::vector<std::string> text;
   for (int64_t v : items) text.push_back(std::to_string(v));
   return join(text, sep);
+}
+
+// "0.953": v with `decimals` decimals (printf's %.*f).
+inline std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// A percentage as short as it is exact: 0.005 -> "0.5%", 0.02 -> "2%".
+inline std::string percent(double fraction) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g%%", 100 * fraction);
+  return buf;
 }
 
 }  // namespace ordo

@@ -12,6 +12,7 @@
 #include "experiments/commands.h"
 #include "experiments/progress.h"
 #include "layers/posenc/encoding.h"
+#include "report/findings.h"
 #include "report/summary.h"
 #include "study/interrupt.h"
 #include "study/study.h"

@@ -7,6 +7,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "io/results.h"
+#include "report/findings.h"
 #include "report/study_report.h"
 #include "study/output_lock.h"
 

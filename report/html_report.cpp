@@ -1,4 +1,5 @@
 // report/html_report.cpp: see html_report.h.
+#include "report/findings.h"
 #include "report/html_report.h"
 
 #include <cmath>

@@ -16,7 +16,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The cell a run belongs to whatever its rate.
 using CellKey = std::tuple<std::string, std::string, std::string>;
 
-std::string fixed(double v, int decimals) {
+// fixed (core/strings.h), "-" for no value.
+std::string fixed_or_dash(double v, int decimals) {
   if (!std::isfinite(v)) return "-";
   std::ostringstream os;
   os.precision(decimals);
@@ -125,10 +126,10 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
   std::ostringstream os;
   os << "\n## Learning rates\n\n"
      << "Each cell's tables, findings and figures above are its runs at one learning rate, chosen on the held-out "
-        "training-length set only (never a longer length): the most seeds at >= " << fixed(solved, 2)
-     << " there, then the highest mean accuracy there, then the earliest mean step reaching " << fixed(solved, 2)
+        "training-length set only (never a longer length): the most seeds at >= " << fixed_or_dash(solved, 2)
+     << " there, then the highest mean accuracy there, then the earliest mean step reaching " << fixed_or_dash(solved, 2)
      << ", then the lowest loss there (docs/spec.md §7.6). Each rate: seeds learned / seeds, mean training-length "
-        "accuracy, mean first step >= " << fixed(solved, 2) << "; **bold** = chosen.\n\n";
+        "accuracy, mean first step >= " << fixed_or_dash(solved, 2) << "; **bold** = chosen.\n\n";
   std::vector<std::string> tasks;
   for (const RateChoice& c : selection.choices)
     if (std::find(tasks.begin(), tasks.end(), c.task) == tasks.end()) tasks.push_back(c.task);
@@ -140,7 +141,7 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
       for (size_t i = 0; i < c.rates.size(); ++i) {
         const RateScore& s = c.rates[i];
         const std::string text = s.lr + ": " + std::to_string(s.learned) + "/" + std::to_string(s.seeds) + ", acc " +
-                                 fixed(s.train_acc, 3) + ", step " + fixed(s.first_solved_step, 0);
+                                 fixed_or_dash(s.train_acc, 3) + ", step " + fixed_or_dash(s.first_solved_step, 0);
         os << (i ? "; " : "") << (i == c.selected ? "**" + text + "**" : text);
       }
       os << " |\n";
@@ -168,7 +169,7 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
       os << "| " << run_label(c.encoding, c.variant) << " |";
       for (int64_t len : lengths) {
         const auto it = c.best_of.find(len);
-        os << " " << (it == c.best_of.end() ? std::string("-") : fixed(it->second, 3)) << " |";
+        os << " " << (it == c.best_of.end() ? std::string("-") : fixed_or_dash(it->second, 3)) << " |";
       }
       os << "\n";
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/results.h"
+#include "report/findings.h"
 #include "report/summary.h"
 
 namespace ordo {

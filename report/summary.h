@@ -2,8 +2,8 @@
 //
 //   std::vector<RunRecord> runs = read_results("cmp/results.h5");
 //   std::vector<TaskSummary> tasks = summarize(runs);         // task x encoding, over seeds
-//   std::vector<Finding> notes = findings(tasks);              // from the numbers, with the
-//   std::string md = render_summary_markdown(tasks, notes);    // thresholds below
+//   std::vector<Finding> notes = findings(tasks);              // report/findings.h
+//   std::string md = render_summary_markdown(tasks, notes);
 //
 // Aggregation (per task, per encoding, over its seeds):
 //   * accuracy per evaluation length: the last point of each seed's eval/<len>/acc curve
@@ -12,36 +12,10 @@
 //     evaluation curve with acc >= the threshold; a seed that never reaches it counts as
 //     "never" and is left out of the mean (the table then says how many seeds reached it);
 //   * wall seconds: the run's total wall time (training and evaluation).
-// Each is a Stat: mean, min and max over seeds; "spread" is half the min-max range, so
-// "0.95 ± 0.03" means the seeds lie in [0.92, 0.98].
+// Each is a Stat: mean, min and max over seeds, and the mean's 95% bootstrap interval
+// ("0.953 [0.921, 0.980]", format_stat).
 //
-// Findings (FindingThresholds, defaults below): short sentences grouped by task, computed
-// from every seed's numbers; each holds in every seed unless it gives a count:
-//   * a seed solves the task when its final accuracy on the training lengths is >= solved
-//     (0.99); a cell (task, encoding) is "solved" when every seed solves it, "solved by some
-//     seeds only" (k of n) when some do;
-//   * a seed that does not solve it is "still improving" when its training loss fell by more
-//     than `improving` (0.5%) over the second half of the run: from the mean over the tenth of
-//     the run that ends at its midpoint to the mean over its last tenth; it has "converged"
-//     otherwise. Not the last tenth alone: the cosine schedule leaves under 2.5% of the peak
-//     learning rate there, so every run looks flat at its end (a 600-step shift / t5 run at
-//     0.69 that the 2000-step grid solves fell 1.2% over its second half, 0.3% over its last
-//     two tenths). Cells that never learn change by less: 0.03% (order / none), 0.04% (shift /
-//     none), 0.36% (periodic / none) over the second half of 2000 steps;
-//   * at chance: every seed's final accuracy on the training lengths is within chance_margin
-//     (0.02) of the chance level, every seed has converged and no seed solved it; a cell at
-//     chance but still improving is reported as still improving. The chance level is the
-//     task's own (Task::chance_level, e.g. 0.5 for order); tasks this build does not know
-//     have none (NaN) and no chance finding;
-//   * holds up to L: accuracy >= extrapolates (0.9) at every extrapolation length up to and
-//     including L, in every seed ("up to 2x only" when 4x fails); when some seeds reach
-//     further, "(4x (128) in 1 of 3 seeds)" says so;
-//   * fastest: the encoding with the smallest mean first step reaching summarize's `solved`
-//     among those solved (final accuracy >= th.solved) in every seed;
-//   * across tasks: which encodings solve every task in every seed (or the ones that solve
-//     the most, and which others are still improving on enough tasks to reach that count).
-// A sentence names at most kMaxNames encodings, best first (the task's ranked order), then
-// "and N more (see the table)".
+// The findings read from these summaries are report/findings.h.
 #pragma once
 
 #include <cmath>
@@ -53,6 +27,8 @@
 #include "io/results.h"
 
 namespace ordo {
+
+struct Finding;  // report/findings.h
 
 // Mean, min and max of one quantity over seeds, and the mean's 95% percentile-bootstrap
 // interval [low, high] (report/statistics.h; low = high = mean with one seed); n = 0 means no
@@ -157,9 +133,6 @@ struct FindingThresholds {
   double improving = 0.005;     // relative fall of the training loss over the second half: "still improving"
 };
 
-// The seed's training loss fell by more than th.improving over the second half of its run.
-bool still_improving(const SeedOutcome& s, const FindingThresholds& th);
-
 // The accuracy a model that ignores the input order entirely scores (see above).
 double chance_level(const std::string& task, const std::map<std::string, std::string>& settings);
 
@@ -167,19 +140,8 @@ double chance_level(const std::string& task, const std::map<std::string, std::st
 // threshold of first_solved_step.
 std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double solved = 0.99);
 
-// One finding: a short sentence about one task, or about all of them (task "").
-struct Finding {
-  std::string task;  // "" = across tasks
-  std::string text;  // "Solved by rope and alibi."
-  // One line for a terminal or a flat list: "order: Solved by rope and alibi."
-  std::string line() const { return (task.empty() ? std::string("across tasks") : task) + ": " + text; }
-};
-constexpr int kMaxNames = 5;  // encodings named per sentence before "and N more (see the table)"
-
-// The findings, task by task in the order given, then across tasks.
-std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
-// What the words of the findings mean (one paragraph, with the thresholds and the seeds).
-std::string findings_legend(const std::vector<TaskSummary>& tasks, const FindingThresholds& th = {});
+// The mean final accuracy of e at `length` (0 = training range), NaN when it has none there.
+double mean_acc(const EncodingSummary& e, int64_t length);
 
 // A task's rows ranked: by mean final accuracy at the longest evaluation length (descending),
 // then on the training lengths; rows without a value there last; ties keep their order.

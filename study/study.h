@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "io/results.h"
+#include "report/findings.h"
 #include "report/summary.h"
 #include "study/output_lock.h"
 #include "train/checkpoint.h"

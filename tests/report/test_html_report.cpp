@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "io/hdf5.h"
+#include "report/findings.h"
 #include "report/html_report.h"
 #include "io/results.h"
 #include "report/series_style.h"

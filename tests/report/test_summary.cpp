@@ -8,6 +8,7 @@
 
 #include "data/eval.h"
 #include "report/figure_data.h"
+#include "report/findings.h"
 #include "report/summary.h"
 #include "train/config.h"
 
