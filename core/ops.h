@@ -233,14 +233,20 @@ Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms
                            const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale);
 // ---- stick-breaking attention (core/ops/stickbreaking_attention.cpp) ---------------------------
 // In place of the softmax (Tan et al. 2025; docs/spec.md §2.18): query t gives key j the weight
-// sigmoid(z_j) prod_{j < l < t} (1 - sigmoid(z_l)), z = scale q_t . k, over the keys before it
-// (and itself with attend_current), nearest first; out_t = sum_j A_tj v_j, no normalisation.
-// mask must be causal (a window and key padding apply as for fused_attention). Layouts as
-// fused_attention and fused_attention_packed; O(L) memory, the backward recomputes each row.
+// A_tj = sigmoid(z_j) prod_{j < l < t} (1 - sigmoid(z_l)), z = scale q_t . k, over the keys
+// before it (and itself with attend_current), nearest first; out_t = sum_j A_tj v_j + rem_t v_t,
+// rem_t = prod_j (1 - sigmoid(z_j)) the stick's remainder (0 with remainder off), no
+// normalisation. mask must be causal (a window and key padding apply as for fused_attention).
+// Layouts as fused_attention and fused_attention_packed; O(L) memory, the backward recomputes
+// each row.
+struct StickBreakingRule {
+  bool attend_current = false;  // the query's own key takes the first share
+  bool remainder = true;        // what the stick leaves goes to the query's own value (the authors')
+};
 Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
-                            const AttentionMask& mask, bool attend_current, Real scale);
+                            const AttentionMask& mask, StickBreakingRule rule, Real scale);
 Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
-                                   const AttentionMask& mask, bool attend_current, Real scale);
+                                   const AttentionMask& mask, StickBreakingRule rule, Real scale);
 
 // ---- PaTH attention (core/ops/path_attention.cpp) ----------------------------------------------
 // softmax over the logits z_tj = scale q_t^T H_t H_{t-1} ... H_{j+1} k_j of the visible keys

@@ -31,6 +31,23 @@ TensorI32 relative_key_rows(const RelativeKeys& r, int64_t L) {
   return rows;
 }
 
+// SSMax's log n_t for every query row (n_t the keys it sees, counted on real keys; 0 for a
+// query that sees none), in the rows' layout: (T) packed, else (B, L).
+Tensor log_key_counts(const AttentionInputs& in) {
+  const Positions& pos = *in.positions;
+  const int64_t B = pos.batch, L = pos.length;
+  int64_t T = 0;
+  for (int32_t len : pos.lengths) T += len;
+  Tensor logn = Tensor::zeros(in.packed ? Shape{T} : Shape{B, L});
+  int64_t r = 0;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t row = 0; row < (in.packed ? pos.lengths[b] : L); ++row, ++r) {
+      const int64_t n = in.visible.key_end(row, pos.lengths[b]) - in.visible.key_begin(row);
+      if (n > 0) logn[r] = static_cast<Real>(std::log(static_cast<double>(n)));
+    }
+  return logn;
+}
+
 }  // namespace
 
 MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint64_t seed, double out_std,
@@ -137,10 +154,16 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   }
   auto reflections = in.encoding->householder(t, x, pos, in.layer);
   if (reflections) {
-    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !terms.relative_keys &&
-                   !weights.stick_breaking,
-               "attention '", name(),
-               "': PaTH's products take no bias, forget term, relative keys, log-length scale or other weights");
+    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.relative_keys && !weights.stick_breaking, "attention '",
+               name(), "': PaTH's products take no bias, forget term, relative keys or other weights");
+    // SSMax on PaTH's softmax: its logit q_t^T P k_u / sqrt(d_h) has no additive term, so
+    // scaling the query row by s_h log n_t scales the whole logit (Scalable-Softmax, SSMax).
+    if (terms.log_length_scale) {  // q (rows..., H, d_h) times log n (rows..., 1, 1) times s (H, 1)
+      std::vector<int64_t> dims = rows.dims();
+      dims.insert(dims.end(), {1, 1});
+      Var logn = t.input(log_key_counts(in).reshaped(Shape(dims)));
+      q = mul(t, q, mul(t, logn, reshape(t, *terms.log_length_scale, Shape{n_heads_, 1})));
+    }
   }
   if (reflections && in.packed) {
     heads = path_attention_packed(t, q, k, v, reflections->w, reflections->beta, pos.lengths, pos.length, in.visible,
@@ -151,10 +174,10 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
       *maps = t.input(path_attention_weights(t.value(q), t.value(k), t.value(reflections->w),
                                              t.value(reflections->beta), pos.lengths, in.visible, inv_sqrt_dh));
   } else if (weights.stick_breaking && in.packed) {
-    heads = stickbreaking_attention_packed(t, q, k, v, pos.lengths, pos.length, in.visible, weights.attend_current,
+    heads = stickbreaking_attention_packed(t, q, k, v, pos.lengths, pos.length, in.visible, weights.rule,
                                            inv_sqrt_dh);
   } else if (weights.stick_breaking && in.fused && !maps) {
-    heads = stickbreaking_attention(t, q, k, v, pos.lengths, in.visible, weights.attend_current, inv_sqrt_dh);
+    heads = stickbreaking_attention(t, q, k, v, pos.lengths, in.visible, weights.rule, inv_sqrt_dh);
   } else if (in.packed) {
     heads = fused_attention_packed(t, q, k, v, terms, pos.lengths, pos.length, in.visible, inv_sqrt_dh);
   } else if (in.fused && !maps) {
@@ -190,16 +213,9 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
     scores = add(t, scores, sub(t, reshape(t, F, Shape{B, n_heads_, L, 1}), reshape(t, F, Shape{B, n_heads_, 1, L})));
   }
   if (log_length_scale) {  // SSMax: row t of head h times s_h log n_t, n_t the keys it sees
-    const Positions& pos = *in.positions;
-    const int64_t B = pos.batch;
-    Tensor logn = Tensor::zeros(Shape{B, 1, L, 1});
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t row = 0; row < L; ++row) {
-        const int64_t n = in.visible.key_end(row, pos.lengths[b]) - in.visible.key_begin(row);
-        if (n > 0) logn[b * L + row] = static_cast<Real>(std::log(static_cast<double>(n)));
-      }
+    Var logn = t.input(log_key_counts(in).reshaped(Shape{in.positions->batch, 1, L, 1}));
     Var s = reshape(t, t.param(*log_length_scale), Shape{n_heads_, 1, 1});
-    scores = mul(t, scores, mul(t, t.input(std::move(logn)), s));  // (B, H, L, L) * (B, H, L, 1)
+    scores = mul(t, scores, mul(t, logn, s));  // (B, H, L, L) * (B, H, L, 1)
   }
   Var probs;  // (B, H, L, L)
   const PositionalEncoding::Weights weights = in.encoding->weights();
@@ -211,13 +227,20 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
     for (int64_t b = 0; b < pos.batch; ++b)
       for (int64_t row = 0; row < L; ++row)
         for (int64_t u = 0; u < L; ++u)
-          if (in.visible.visible(row, u, pos.lengths[b]) && (weights.attend_current || u < row))
+          if (in.visible.visible(row, u, pos.lengths[b]) && (weights.rule.attend_current || u < row))
             visible[(b * L + row) * L + u] = 1;
     for (int64_t l = 0; l < L; ++l)
       for (int64_t j = 0; j < l; ++j) later[l * L + j] = 1;
     Var vis = t.input(visible);
-    Var rest = matmul(t, mul(t, log_sigmoid(t, scale(t, scores, -1)), vis), t.input(later));
+    Var log_left = mul(t, log_sigmoid(t, scale(t, scores, -1)), vis);  // log(1 - sigmoid(z)) at the visible keys
+    Var rest = matmul(t, log_left, t.input(later));
     probs = mul(t, exp(t, add(t, log_sigmoid(t, scores), rest)), vis);
+    if (weights.rule.remainder) {  // rem_t = prod_l (1 - sigmoid(z[t, l])) on the diagonal: out_t += rem_t v_t
+      Tensor eye = Tensor::zeros(Shape{L, L});
+      for (int64_t l = 0; l < L; ++l) eye[l * L + l] = 1;
+      Var rem = exp(t, reshape(t, sum_last(t, log_left), Shape{pos.batch, n_heads_, L, 1}));
+      probs = add(t, probs, mul(t, rem, t.input(std::move(eye))));
+    }
   } else {
     probs = softmax(t, scores, in.mask);
   }

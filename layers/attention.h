@@ -5,11 +5,14 @@
 //   scores  = q k^T / sqrt(d_h) + bias                     (hook c)
 //   scores += encoding.contextual_bias(q, k, q k^T / sqrt(d_h)) (hook d, unfused path only)
 //   scores += F_t - F_u, F the running sums of encoding.log_forget_gates(x)  (hook e, FoX)
+//   scores += q'_t . r[t - u] / sqrt(d_h), q' the queries that take q's place (hook h,
+//             relative keys: Transformer-XL)
 //   scores  = q_t^T H_t ... H_{u+1} k_u / sqrt(d_h) instead, H from encoding.householder(x)
-//             (hook g, PaTH; no other term)
+//             (hook g, PaTH; no other additive term)
 //   scores *= s_h log n_t                                  (SSMax, with log_length_scale)
 //   scores += mask                                         (padding, causal, window)
-//   out     = concat_h(softmax(scores) v) W_o + b_o
+//   out     = concat_h(weights(scores) v) W_o + b_o        (the softmax, or hook f's weights:
+//                                                           stick-breaking)
 // The layer never names an encoding: it calls the hooks of whatever it is given.
 #pragma once
 

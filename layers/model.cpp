@@ -26,32 +26,56 @@ HeadType parse_head(const std::string& name) {
   fail("unknown head '", name, "'; known: token, pooled, cls");
 }
 
+namespace {
+
+// "1, 2, 3, 5, 6, 10, 15, 30": the head counts that divide d.
+std::string divisors(int64_t d) {
+  std::string s;
+  for (int64_t h = 1; h <= d; ++h)
+    if (d % h == 0) s += (s.empty() ? "" : ", ") + std::to_string(h);
+  return s;
+}
+
+}  // namespace
+
+void validate_settings(const ModelConfig& m) {
+  ORDO_CHECK(m.d_model > 0, "--d-model must be positive, got ", m.d_model);
+  ORDO_CHECK(m.n_heads > 0, "--heads must be positive, got ", m.n_heads);
+  ORDO_CHECK(m.d_model % m.n_heads == 0, "--d-model ", m.d_model, " is not divisible by --heads ", m.n_heads,
+             "; with --d-model ", m.d_model, " accepted --heads: ", divisors(m.d_model));
+  ORDO_CHECK(m.n_layers > 0, "--layers must be positive, got ", m.n_layers);
+  ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
+  ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
+  ORDO_CHECK(m.window >= 0, "--window must be >= 0 (0 = every key), got ", m.window);
+  ORDO_CHECK(m.layer_encodings.empty() || static_cast<int64_t>(m.layer_encodings.size()) == m.n_layers,
+             "--layer-encodings names ", m.layer_encodings.size(), " encodings for --layers ", m.n_layers,
+             "; give one per layer (or none, for --encoding in every layer)");
+  encoding_info(m.encoding);  // an unknown name lists the known ones
+  std::set<std::string> checked;
+  for (const std::string& name : block_encodings(m)) {
+    if (!checked.insert(name).second) continue;
+    const EncodingInfo& encoding = encoding_info(name);  // an unknown name lists the known ones
+    if (encoding.check) encoding.check(m.posenc.options);
+    ORDO_CHECK(!encoding.causal_only || m.causal, "encoding ", name,
+               " is defined for causal attention only: add --causal (ordo compare runs it causal by itself)");
+    ORDO_CHECK(!m.log_length_scale || encoding.has_softmax, "--score-scale log-length scales the softmax's logits; ",
+               name, " has no softmax (its weights replace it): drop the flag or choose another encoding");
+  }
+}
+
 void validate(const ModelConfig& c) {
   ORDO_CHECK(c.vocab_size >= 2, "model: vocab_size must be >= 2 (PAD plus tokens), got ", c.vocab_size);
   ORDO_CHECK(c.num_classes >= 2, "model: num_classes must be >= 2, got ", c.num_classes);
-  ORDO_CHECK(c.d_model > 0, "model: d_model must be positive, got ", c.d_model);
-  ORDO_CHECK(c.n_heads > 0, "model: n_heads must be positive, got ", c.n_heads);
-  ORDO_CHECK(c.d_model % c.n_heads == 0, "model: d_model ", c.d_model, " is not divisible by n_heads ",
-             c.n_heads, " (n_heads must divide d_model)");
-  ORDO_CHECK(c.n_layers > 0, "model: n_layers must be positive, got ", c.n_layers);
-  ORDO_CHECK(c.d_ff > 0, "model: d_ff must be positive, got ", c.d_ff);
-  ORDO_CHECK(c.dropout >= 0 && c.dropout < 1, "model: dropout must be in [0, 1), got ", c.dropout);
-  ORDO_CHECK(c.window >= 0, "model: window must be >= 0 (0 = every key), got ", c.window);
-  ORDO_CHECK(c.layer_encodings.empty() || static_cast<int64_t>(c.layer_encodings.size()) == c.n_layers,
-             "model: layer_encodings names ", c.layer_encodings.size(), " encodings for ", c.n_layers,
-             " layers; give one per layer (or none, for the one encoding in every layer)");
+  validate_settings(c);
 }
 
 std::vector<std::string> block_encodings(const ModelConfig& c) {
-  if (!c.layer_encodings.empty()) return c.layer_encodings;
+  if (!c.layer_encodings.empty()) return c.layer_encodings.names();
   return std::vector<std::string>(static_cast<size_t>(std::max<int64_t>(c.n_layers, 0)), c.encoding);
 }
 
 std::string encoding_label(const ModelConfig& c) {
-  if (c.layer_encodings.empty()) return c.encoding;
-  std::string label;
-  for (const std::string& e : c.layer_encodings) label += (label.empty() ? "" : "+") + e;
-  return label;
+  return c.layer_encodings.empty() ? c.encoding : c.layer_encodings.str();
 }
 
 namespace {
@@ -77,10 +101,14 @@ EncoderModel::EncoderModel(const ModelConfig& cfg)
       cls_("head.cls", normal_init(Shape{cfg.d_model}, 0.02, cfg.seed, "head.cls")),
       head_("head.proj", cfg.d_model, cfg.num_classes, cfg.seed) {
   std::vector<std::string> made;  // the names of encodings_
-  for (const std::string& name : block_encodings(cfg)) {
+  const std::vector<std::string> per_block = block_encodings(cfg);
+  for (const std::string& name : per_block) {
     auto at = std::find(made.begin(), made.end(), name);
     if (at == made.end()) {
-      encodings_.push_back(make_encoding(name, posenc_config(cfg)));
+      EncodingConfig e = posenc_config(cfg);
+      for (int64_t l = 0; l < cfg.n_layers; ++l)  // a per-layer encoding's parameters where it is used
+        if (per_block[static_cast<size_t>(l)] == name) e.layers.push_back(l);
+      encodings_.push_back(make_encoding(name, e));
       made.push_back(name);
       at = made.end() - 1;
     }

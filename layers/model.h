@@ -11,6 +11,7 @@
 
 #include "layers/block.h"
 #include "layers/embedding.h"
+#include "layers/layer_encodings.h"
 #include "layers/posenc/encoding.h"
 
 namespace ordo {
@@ -48,7 +49,7 @@ struct ModelConfig {
   // every block. The blocks naming one encoding share one instance of it (its parameters
   // and its bias), as every block shares `encoding`; an encoding's embedding term (hook a) is
   // added once, to the token embeddings, when any block names it.
-  std::vector<std::string> layer_encodings;
+  LayerEncodings layer_encodings;
   // Each query sees the keys within `window` positions, |t - u| < window (a sliding
   // window, core/ops.h AttentionMask); 0 = every key.
   int64_t window = 0;
@@ -59,7 +60,11 @@ struct ModelConfig {
   uint64_t seed = 0;
 };
 
-// Checks the configuration; throws ordo::Error naming the problem and accepted values.
+// Checks the model's settings, each message naming its --flag and the accepted values: the one
+// place they are checked (validate(TrainConfig) calls it before anything is built). Throws
+// ordo::Error.
+void validate_settings(const ModelConfig& cfg);
+// validate_settings, and the sizes the task gives (vocab_size, num_classes).
 void validate(const ModelConfig& cfg);
 
 // The encoding of each block: cfg.layer_encodings, or cfg.encoding n_layers times.

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/options.h"
+#include "layers/layer_encodings.h"
 
 namespace ordo {
 
@@ -18,9 +19,7 @@ void check_encoding_revision(const Checkpoint& ck, const std::string& where) {
   if (auto encoding = ck.config.find("encoding"); encoding != ck.config.end()) named.insert(encoding->second);
   if (auto layers = ck.config.find("layer-encodings"); layers != ck.config.end() && !layers->second.empty()) {
     named.clear();
-    std::string list = layers->second;
-    std::replace(list.begin(), list.end(), '+', ',');
-    for (const std::string& e : split_list(list)) named.insert(e);
+    for (const std::string& e : LayerEncodings::parse(layers->second, where + ": layer-encodings")) named.insert(e);
   }
   for (const EncodingInfo& e : encodings()) {
     if (!named.count(e.name)) continue;

@@ -46,8 +46,9 @@ Probe probe(const TrainConfig& cfg, const Task& task, int64_t layers, const std:
     ec.d_model = m.d_model, ec.n_heads = m.n_heads, ec.n_layers = layers, ec.causal = m.causal;
     std::stable_partition(distinct.begin(), distinct.end(),
                           [&](const std::string& e) { return make_encoding(e, ec)->contextual(); });
-    m.layer_encodings.clear();
-    for (int64_t l = 0; l < layers; ++l) m.layer_encodings.push_back(distinct[static_cast<size_t>(l) % distinct.size()]);
+    std::vector<std::string> probe_blocks;
+    for (int64_t l = 0; l < layers; ++l) probe_blocks.push_back(distinct[static_cast<size_t>(l) % distinct.size()]);
+    m.layer_encodings = LayerEncodings(std::move(probe_blocks));
   }
   EncoderModel model(m);
   std::unique_ptr<Optimizer> optimizer = make_optimizer(cfg.optimizer, model.parameters());

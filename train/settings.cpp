@@ -126,15 +126,9 @@ std::vector<Setting> build_table() {
               "one encoding per layer, E1,E2,... (or E1+E2+..., the form --vary takes); layers naming one "
               "encoding share it; empty = --encoding in every layer",
               false, true,
-              [](const TrainConfig& c) {
-                std::string s;
-                for (const std::string& e : c.model.layer_encodings) s += (s.empty() ? "" : "+") + e;
-                return s;
-              },
+              [](const TrainConfig& c) { return c.model.layer_encodings.str(); },
               [](TrainConfig& c, const std::string& s) {
-                std::string list = s;
-                std::replace(list.begin(), list.end(), '+', ',');
-                c.model.layer_encodings = split_list(list);
+                c.model.layer_encodings = LayerEncodings::parse(s, "--layer-encodings");
               }},
       Setting{"score-scale", "model",
               "none, or log-length: Scalable-Softmax, every logit of query t times s_h log n_t (n_t the keys it "
@@ -266,20 +260,8 @@ TrainConfig from_settings(const std::map<std::string, std::string>& values) {
   return cfg;
 }
 
-namespace {
-
-// "1, 2, 3, 5, 6, 10, 15, 30": the head counts that divide d.
-std::string divisors(int64_t d) {
-  std::string s;
-  for (int64_t h = 1; h <= d; ++h)
-    if (d % h == 0) s += (s.empty() ? "" : ", ") + std::to_string(h);
-  return s;
-}
-
-}  // namespace
-
 // Checked here, before the task, model and optimizer are built, so that every message names
-// the flag to change (the library's own checks name their config fields).
+// the flag to change; the model's settings by the model's own validate_settings (layers/model.h).
 void validate(const TrainConfig& c) {
   ORDO_CHECK(c.steps > 0, "--steps must be positive, got ", c.steps);
   ORDO_CHECK(c.batch_size > 0, "--batch must be positive, got ", c.batch_size);
@@ -324,28 +306,11 @@ void validate(const TrainConfig& c) {
   ORDO_CHECK(c.optimizer.weight_decay >= 0, "--weight-decay must be >= 0 (0 = off), got ",
              c.optimizer.weight_decay);
 
-  const ModelConfig& m = c.model;
-  ORDO_CHECK(m.d_model > 0, "--d-model must be positive, got ", m.d_model);
-  ORDO_CHECK(m.n_heads > 0, "--heads must be positive, got ", m.n_heads);
-  ORDO_CHECK(m.d_model % m.n_heads == 0, "--d-model ", m.d_model, " is not divisible by --heads ", m.n_heads,
-             "; with --d-model ", m.d_model, " accepted --heads: ", divisors(m.d_model));
-  ORDO_CHECK(m.n_layers > 0, "--layers must be positive, got ", m.n_layers);
-  ORDO_CHECK(m.d_ff > 0, "--d-ff must be positive, got ", m.d_ff);
-  ORDO_CHECK(m.dropout >= 0 && m.dropout < 1, "--dropout must be in [0, 1), got ", m.dropout);
-  ORDO_CHECK(m.window >= 0, "--window must be >= 0 (0 = every key), got ", m.window);
-  ORDO_CHECK(m.layer_encodings.empty() || static_cast<int64_t>(m.layer_encodings.size()) == m.n_layers,
-             "--layer-encodings names ", m.layer_encodings.size(), " encodings for --layers ", m.n_layers,
-             "; give one per layer");
+  validate_settings(c.model);
   ORDO_CHECK(c.random_positions >= 0, "--random-positions must be >= 0 (0 = off), got ", c.random_positions);
-  encoding_info(m.encoding);  // an unknown name lists the known ones
-  std::set<std::string> checked;
-  for (const std::string& name : block_encodings(m)) {
-    if (!checked.insert(name).second) continue;
-    const EncodingInfo& encoding = encoding_info(name);  // an unknown name lists the known ones
-    if (encoding.check) encoding.check(c.model.posenc.options);
-    ORDO_CHECK(c.random_positions == 0 || encoding.takes_random_positions, "--random-positions: encoding ",
-               encoding.name, " does not take randomized positions; drop the flag or choose another encoding");
-  }
+  for (const std::string& name : block_encodings(c.model))
+    ORDO_CHECK(c.random_positions == 0 || encoding_info(name).takes_random_positions, "--random-positions: encoding ",
+               name, " does not take randomized positions; drop the flag or choose another encoding");
   ORDO_CHECK(c.random_positions > 0 || !c.random_positions_eval,
              "--random-positions-eval needs --random-positions N");
   for (int64_t len : c.eval_lens)

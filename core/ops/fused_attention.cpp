@@ -62,9 +62,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/attention_geometry.h"
 #include "core/ops/fused_attention_tiles.h"
 #include "core/parallel.h"
 
@@ -100,19 +102,14 @@ std::array<Real*, N> carve_scratch(const std::array<int64_t, N>& sizes) {
 enum class BiasForm { none, relative, full };
 
 // Everything the kernels need to know about one call.
-struct Plan {
-  int64_t B = 0, H = 0, L = 0, d = 0;
+// The geometry (core/ops/attention_geometry.h: shapes, lengths, packed rows, mask) and what
+// the softmax kernel adds to it.
+struct Plan : AttentionGeometry {
+  explicit Plan(AttentionGeometry g) : AttentionGeometry(std::move(g)) {}
   int64_t dp = 0;  // d padded to a multiple of kVec
-  int64_t ld = 0;  // row stride of q, k, v, O and their gradients: H d
   Real scale = 1;
   Real qscale = 1;    // scale * log2(e): q's factor, for scores in base 2
   BiasForm bias_form = BiasForm::none;
-  AttentionMask mask;
-  std::vector<int32_t> key_lengths;  // (B)
-  // Packed sequences (fused_attention_packed): sequence b's rows start at row starts[b] of
-  // the (T, H, d) tensors and it has key_lengths[b] query rows. Empty: the padded (B, L, H,
-  // d) layout, L query rows per sequence.
-  std::vector<int64_t> starts;
   // Relative keys (LogitTerms::relative_keys): query t and key u of head h read row
   // pos(t) - pos(u) + rel_offset of the (N, H, d) keys; rel_span = pos(L - 1) - pos(0), so a
   // pair reads at most the 2 rel_span + 1 rows around rel_offset.
@@ -121,10 +118,6 @@ struct Plan {
   int64_t rel_offset = 0, rel_span = 0;
 
   int64_t tiles() const { return (L + kTile - 1) / kTile; }
-  // Query rows of sequence b.
-  int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
-  // Offset of row 0 of pair (b, h).
-  int64_t offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * ld + h * d; }
   // Offset of row 0 of pair (b, h) in the forget term F (rows of H values).
   int64_t forget_offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * H + h; }
   // Keys [key_begin(t), key_end(b, t)) are visible to query t.
@@ -716,13 +709,7 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
                ", got ", s);
   }
   ORDO_CHECK(std::isfinite(static_cast<double>(scale)), op, ": scale must be finite, got ", scale);
-  ORDO_CHECK(p.mask.window >= 0, op, ": the window must be >= 0 (0 = every key), got ", p.mask.window);
-  for (size_t b = 0; b < p.key_lengths.size(); ++b)
-    ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": ",
-               p.starts.empty() ? "key_lengths[" : "lengths[", b, "] = ", p.key_lengths[b],
-               " outside [0, L = ", p.L, "]");
   p.dp = round_up(std::max<int64_t>(p.d, 1), kVec);
-  p.ld = p.H * p.d;
   p.scale = scale;
   p.qscale = scale * kLog2e;
   if (terms.relative_keys) {
@@ -771,42 +758,15 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
 
 Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                     const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
-  const Tensor& Q = t.value(q);  // (B, L, H, d)
-  const Tensor& K = t.value(k);  // (B, L, H, d)
-  const Tensor& V = t.value(v);  // (B, L, H, d)
-  ORDO_CHECK(Q.rank() == 4, "fused_attention: q must be (B, L, H, d_h), got ", Q.shape());
-  ORDO_CHECK(K.shape() == Q.shape() && V.shape() == Q.shape(),
-             "fused_attention: q, k and v must have the same shape (B, L, H, d_h), got q ",
-             Q.shape(), ", k ", K.shape(), ", v ", V.shape());
-  Plan p;
-  p.B = Q.dim(0), p.L = Q.dim(1), p.H = Q.dim(2), p.d = Q.dim(3);
-  p.mask = mask;
-  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "fused_attention: key_lengths has ",
-             key_lengths.size(), " entries for a batch of ", p.B, " (q ", Q.shape(), ")");
-  p.key_lengths = key_lengths;
-  check_plan(t, p, terms, Q.shape(), "fused_attention", scale);
+  Plan p(AttentionGeometry::padded("fused_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths, mask));
+  check_plan(t, p, terms, t.shape(q), "fused_attention", scale);
   return attention_with_plan(t, q, k, v, terms, p);
 }
 
 Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                            const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale) {
-  const Tensor& Q = t.value(q);  // (T, H, d)
-  const Tensor& K = t.value(k);
-  const Tensor& V = t.value(v);
-  ORDO_CHECK(Q.rank() == 3, "fused_attention_packed: q must be (T, H, d_h), got ", Q.shape());
-  ORDO_CHECK(K.shape() == Q.shape() && V.shape() == Q.shape(),
-             "fused_attention_packed: q, k and v must have the same shape (T, H, d_h), got q ", Q.shape(),
-             ", k ", K.shape(), ", v ", V.shape());
-  ORDO_CHECK(L >= 1, "fused_attention_packed: L must be >= 1, got ", L);
-  Plan p;
-  p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = Q.dim(1), p.d = Q.dim(2);
-  p.mask = mask;
-  p.key_lengths = lengths;
-  p.starts.assign(lengths.size() + 1, 0);
-  for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
-  check_plan(t, p, terms, Q.shape(), "fused_attention_packed", scale);
-  ORDO_CHECK(p.starts.back() == Q.dim(0), "fused_attention_packed: q has ", Q.dim(0),
-             " rows but the lengths sum to ", p.starts.back());
+  Plan p(AttentionGeometry::packed("fused_attention_packed", t.shape(q), t.shape(k), t.shape(v), lengths, L, mask));
+  check_plan(t, p, terms, t.shape(q), "fused_attention_packed", scale);
   return attention_with_plan(t, q, k, v, terms, p);
 }
 

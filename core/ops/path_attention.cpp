@@ -27,22 +27,17 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/attention_geometry.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
 
-struct PathPlan {
-  int64_t B = 0, L = 0, H = 0, d = 0, ld = 0;
+// The geometry (core/ops/attention_geometry.h) and what PaTH adds to it.
+struct PathPlan : AttentionGeometry {
   Real scale = 1;
-  AttentionMask mask;
-  std::vector<int32_t> key_lengths;
-  std::vector<int64_t> starts;  // packed: sequence b's first row; empty: padded (b L)
 
-  int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
-  int64_t row0(int64_t b) const { return starts.empty() ? b * L : starts[b]; }
-  int64_t offset(int64_t b, int64_t h) const { return row0(b) * ld + h * d; }        // q, k, v, w
-  int64_t beta_offset(int64_t b, int64_t h) const { return row0(b) * H + h; }       // beta, stride H
+  int64_t beta_offset(int64_t b, int64_t h) const { return row0(b) * H + h; }  // beta, stride H
   // The keys query t takes, [lo, hi) with hi = t + 1 for a real row; empty for padding.
   std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
     if (t >= key_lengths[b]) return {0, 0};
@@ -166,49 +161,33 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
   return t.push("path_attention", std::move(O), std::move(backward), {q, k, v, w, beta});
 }
 
-void check_path(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan& p, const char* op) {
-  const Shape& s = t.shape(q);
-  ORDO_CHECK(t.shape(k) == s && t.shape(v) == s && t.shape(w) == s, op,
-             ": q, k, v and w must have one shape (B, L, H, d_h) or packed (T, H, d_h), got q ", s, ", k ", t.shape(k),
-             ", v ", t.shape(v), ", w ", t.shape(w));
-  std::vector<int64_t> rows = s.dims();
-  rows.pop_back();
-  ORDO_CHECK(t.shape(beta) == Shape(rows), op, ": beta must be ", Shape(rows), " (q's rows and heads), got ",
-             t.shape(beta));
+// What PaTH checks beyond the geometry: w of q's shape, beta of its rows and heads, a causal
+// mask, a finite scale.
+void check_path(const Shape& w, const Shape& beta, const PathPlan& p, const char* op) {
+  const Shape q = p.packed() ? Shape{p.starts.back(), p.H, p.d} : Shape{p.B, p.L, p.H, p.d};
+  ORDO_CHECK(w == q, op, ": w must have q's shape ", q, ", got ", w);
+  const Shape rows = p.packed() ? Shape{p.starts.back(), p.H} : Shape{p.B, p.L, p.H};
+  ORDO_CHECK(beta == rows, op, ": beta must be ", rows, " (q's rows and heads), got ", beta);
   ORDO_CHECK(p.mask.causal, op, ": PaTH transforms each key by the tokens between it and the query: it needs a "
              "causal mask");
-  ORDO_CHECK(p.mask.window >= 0, op, ": the window must be >= 0 (0 = every key), got ", p.mask.window);
   ORDO_CHECK(std::isfinite(static_cast<double>(p.scale)), op, ": scale must be finite, got ", p.scale);
-  for (size_t b = 0; b < p.key_lengths.size(); ++b)
-    ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": lengths[", b, "] = ", p.key_lengths[b],
-               " outside [0, L = ", p.L, "]");
 }
 
 }  // namespace
 
 Var path_attention(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
                    const AttentionMask& mask, Real scale) {
-  const Shape& s = t.shape(q);
-  ORDO_CHECK(s.rank() == 4, "path_attention: q must be (B, L, H, d_h), got ", s);
-  PathPlan p;
-  p.B = s[0], p.L = s[1], p.H = s[2], p.d = s[3], p.ld = s[2] * s[3];
-  p.scale = scale, p.mask = mask, p.key_lengths = key_lengths;
-  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "path_attention: key_lengths has ", key_lengths.size(),
-             " entries for a batch of ", p.B);
-  check_path(t, q, k, v, w, beta, p, "path_attention");
+  const PathPlan p{
+      AttentionGeometry::padded("path_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths, mask), scale};
+  check_path(t.shape(w), t.shape(beta), p, "path_attention");
   return path_with_plan(t, q, k, v, w, beta, p);
 }
 
 Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w, const Tensor& beta,
                               const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
-  ORDO_CHECK(q.rank() == 4 && k.shape() == q.shape() && w.shape() == q.shape() && beta.rank() == 3,
-             "path_attention_weights: q, k, w must be (B, L, H, d_h) alike and beta (B, L, H), got q ", q.shape(),
-             ", beta ", beta.shape());
-  PathPlan p;
-  p.B = q.dim(0), p.L = q.dim(1), p.H = q.dim(2), p.d = q.dim(3), p.ld = p.H * p.d;
-  p.scale = scale, p.mask = mask, p.key_lengths = key_lengths;
-  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B && mask.causal,
-             "path_attention_weights: needs B key lengths and a causal mask");
+  const PathPlan p{
+      AttentionGeometry::padded("path_attention_weights", q.shape(), k.shape(), k.shape(), key_lengths, mask), scale};
+  check_path(w.shape(), beta.shape(), p, "path_attention_weights");
   Tensor out = Tensor::zeros(Shape{p.B, p.H, p.L, p.L});
   parallel_for(p.B * p.H, 3 * p.L * p.L * p.d + 1, [&](int64_t bh) {
     const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
@@ -225,16 +204,9 @@ Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w,
 
 Var path_attention_packed(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& lengths,
                           int64_t L, const AttentionMask& mask, Real scale) {
-  const Shape& s = t.shape(q);
-  ORDO_CHECK(s.rank() == 3, "path_attention_packed: q must be (T, H, d_h), got ", s);
-  PathPlan p;
-  p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = s[1], p.d = s[2], p.ld = s[1] * s[2];
-  p.scale = scale, p.mask = mask, p.key_lengths = lengths;
-  p.starts.assign(lengths.size() + 1, 0);
-  for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
-  check_path(t, q, k, v, w, beta, p, "path_attention_packed");
-  ORDO_CHECK(p.starts.back() == s[0], "path_attention_packed: q has ", s[0], " rows but the lengths sum to ",
-             p.starts.back());
+  const PathPlan p{
+      AttentionGeometry::packed("path_attention_packed", t.shape(q), t.shape(k), t.shape(v), lengths, L, mask), scale};
+  check_path(t.shape(w), t.shape(beta), p, "path_attention_packed");
   return path_with_plan(t, q, k, v, w, beta, p);
 }
 

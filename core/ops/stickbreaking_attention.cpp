@@ -6,16 +6,22 @@
 //   z_j    = s q_t . k_j,   beta_j = sigmoid(z_j)
 //   A_tj   = beta_j prod_{j < l < t'} (1 - beta_l)      over the visible keys j (causal, j < t,
 //                                                       or j <= t with attend_current: t' = t + 1)
-//   O_t    = sum_j A_tj v_j                             (the weights sum to at most 1; no
-//                                                       softmax, no normalisation)
+//   O_t    = sum_j A_tj v_j + rem_t v_t                 (no softmax, no normalisation)
+//   rem_t  = prod_j (1 - beta_j)                        what the stick leaves, given to the
+//                                                       query's own value (the authors' tests,
+//                                                       stickbreaking-attention/tests/test_attn.py;
+//                                                       0 with remainder off: the weights then
+//                                                       sum to at most 1)
 // computed in log space, keys from the nearest on with a running sum R:
 //   log A_tj = log sigmoid(z_j) + R_j,   R_j = sum_{l > j visible} log sigmoid(-z_l)
 // (log(1 - sigmoid(z)) = log sigmoid(-z)), so no product underflows before its exp.
 // Backward, given dO, with g_j = dO_t . v_j:
 //   dv_j += A_tj dO_t
-//   dz_j  = g_j A_tj (1 - beta_j) - beta_j sum_{m < j} g_m A_tm
-// (z_j enters log A_tj through log sigmoid(z_j), and log A_tm for every farther key m < j
-// through log sigmoid(-z_j)), then dq_t += s sum_j dz_j k_j and dk_j += s dz_j q_t.
+//   dv_t += rem_t dO_t
+//   dz_j  = g_j A_tj (1 - beta_j) - beta_j (g_t rem_t + sum_{m < j} g_m A_tm)
+// (z_j enters log A_tj through log sigmoid(z_j), and log A_tm for every farther key m < j and
+// log rem_t through log sigmoid(-z_j): the remainder is a key beyond the farthest), then
+// dq_t += s sum_j dz_j k_j and dk_j += s dz_j q_t.
 //
 // One (b, h) pair per loop iteration, its rows in order, and only the output saved: the
 // backward recomputes each row's z and A. Each row costs O(L d); the pair O(L^2 d) time and
@@ -25,26 +31,22 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/attention_geometry.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
 
-struct SbPlan {
-  int64_t B = 0, L = 0, H = 0, d = 0, ld = 0;
+// The geometry (core/ops/attention_geometry.h) and what stick-breaking adds to it.
+struct SbPlan : AttentionGeometry {
   Real scale = 1;
-  AttentionMask mask;
-  bool attend_current = false;
-  std::vector<int32_t> key_lengths;
-  std::vector<int64_t> starts;  // packed: sequence b's first row; empty: padded (b L)
+  StickBreakingRule rule;
 
-  int64_t rows(int64_t b) const { return starts.empty() ? L : key_lengths[b]; }
-  int64_t offset(int64_t b, int64_t h) const { return (starts.empty() ? b * L : starts[b]) * ld + h * d; }
   // The keys query t takes: [lo, hi).
   std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
     const int64_t lo = mask.key_begin(t);
     int64_t hi = mask.key_end(t, key_lengths[b]);
-    if (!attend_current) hi = std::min(hi, t);
+    if (!rule.attend_current) hi = std::min(hi, t);
     return {lo, std::max(hi, lo)};
   }
 };
@@ -58,8 +60,9 @@ Real dot(const Real* x, const Real* y, int64_t d) {
 // log sigmoid(x) = min(x, 0) - log(1 + e^-|x|).
 Real log_sigmoid(Real x) { return std::min(x, Real(0)) - std::log1p(std::exp(-std::fabs(x))); }
 
-// Row t's logits z and weights A over its keys [lo, hi) (indexed from lo), nearest first.
-void row_weights(const SbPlan& p, const Real* q, const Real* k, int64_t t, int64_t lo, int64_t hi, Real* z,
+// Row t's logits z and weights A over its keys [lo, hi) (indexed from lo), nearest first, and
+// its remainder rem_t (0 when the rule drops it).
+Real row_weights(const SbPlan& p, const Real* q, const Real* k, int64_t t, int64_t lo, int64_t hi, Real* z,
                  Real* A) {
   Real R = 0;
   for (int64_t j = hi - 1; j >= lo; --j) {
@@ -67,6 +70,7 @@ void row_weights(const SbPlan& p, const Real* q, const Real* k, int64_t t, int64
     A[j - lo] = std::exp(log_sigmoid(z[j - lo]) + R);
     R += log_sigmoid(-z[j - lo]);
   }
+  return p.rule.remainder ? std::exp(R) : Real(0);
 }
 
 Real* scratch(size_t n) {
@@ -90,11 +94,13 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
     Real* A = z + p.L;
     for (int64_t row = 0; row < p.rows(b); ++row) {
       const auto [lo, hi] = p.keys(b, row);
-      row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
+      const Real rem = row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
       Real* out = od + o + row * p.ld;
       std::fill(out, out + p.d, Real(0));
       for (int64_t j = lo; j < hi; ++j)
         for (int64_t c = 0; c < p.d; ++c) out[c] += A[j - lo] * vd[o + j * p.ld + c];
+      if (p.rule.remainder)
+        for (int64_t c = 0; c < p.d; ++c) out[c] += rem * vd[o + row * p.ld + c];
     }
   });
 
@@ -111,15 +117,20 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
       Real* g = A + p.L;
       for (int64_t row = 0; row < p.rows(b); ++row) {
         const auto [lo, hi] = p.keys(b, row);
-        if (hi <= lo) continue;
-        row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
+        if (hi <= lo && !p.rule.remainder) continue;
+        const Real rem = row_weights(p, qd + o, kd + o, row, lo, hi, z, A);
         const Real* dout = dod + o + row * p.ld;
+        Real farther = 0;  // sum_{m < j} g_m A_m, from the remainder (a key beyond the farthest) on
+        if (p.rule.remainder) {
+          farther = dot(dout, vd + o + row * p.ld, p.d) * rem;
+          Real* dvt = gv.data() + o + row * p.ld;
+          for (int64_t c = 0; c < p.d; ++c) dvt[c] += rem * dout[c];
+        }
         for (int64_t j = lo; j < hi; ++j) {
           g[j - lo] = dot(dout, vd + o + j * p.ld, p.d);
           Real* dvj = gv.data() + o + j * p.ld;
           for (int64_t c = 0; c < p.d; ++c) dvj[c] += A[j - lo] * dout[c];
         }
-        Real farther = 0;  // sum_{m < j} g_m A_m
         Real* dq = gq.data() + o + row * p.ld;
         for (int64_t j = lo; j < hi; ++j) {
           const Real beta = Real(1) / (Real(1) + std::exp(-z[j - lo]));
@@ -144,43 +155,26 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
 
 void check_sb(const SbPlan& p, const char* op) {
   ORDO_CHECK(p.mask.causal, op, ": stick-breaking takes the keys before each query: it needs a causal mask");
-  ORDO_CHECK(p.mask.window >= 0, op, ": the window must be >= 0 (0 = every key), got ", p.mask.window);
   ORDO_CHECK(std::isfinite(static_cast<double>(p.scale)), op, ": scale must be finite, got ", p.scale);
-  for (size_t b = 0; b < p.key_lengths.size(); ++b)
-    ORDO_CHECK(p.key_lengths[b] >= 0 && p.key_lengths[b] <= p.L, op, ": lengths[", b, "] = ", p.key_lengths[b],
-               " outside [0, L = ", p.L, "]");
 }
 
 }  // namespace
 
 Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
-                            const AttentionMask& mask, bool attend_current, Real scale) {
-  const Shape& s = t.shape(q);
-  ORDO_CHECK(s.rank() == 4 && t.shape(k) == s && t.shape(v) == s,
-             "stickbreaking_attention: q, k and v must be (B, L, H, d_h) alike, got q ", s, ", k ", t.shape(k), ", v ",
-             t.shape(v));
-  SbPlan p;
-  p.B = s[0], p.L = s[1], p.H = s[2], p.d = s[3], p.ld = s[2] * s[3];
-  p.scale = scale, p.mask = mask, p.attend_current = attend_current, p.key_lengths = key_lengths;
-  ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == p.B, "stickbreaking_attention: key_lengths has ",
-             key_lengths.size(), " entries for a batch of ", p.B);
+                            const AttentionMask& mask, StickBreakingRule rule, Real scale) {
+  const SbPlan p{AttentionGeometry::padded("stickbreaking_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths,
+                                           mask),
+                 scale, rule};
   check_sb(p, "stickbreaking_attention");
   return stickbreaking_with_plan(t, q, k, v, p);
 }
 
 Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
-                                   const AttentionMask& mask, bool attend_current, Real scale) {
-  const Shape& s = t.shape(q);
-  ORDO_CHECK(s.rank() == 3 && t.shape(k) == s && t.shape(v) == s,
-             "stickbreaking_attention_packed: q, k and v must be (T, H, d_h) alike, got q ", s);
-  SbPlan p;
-  p.B = static_cast<int64_t>(lengths.size()), p.L = L, p.H = s[1], p.d = s[2], p.ld = s[1] * s[2];
-  p.scale = scale, p.mask = mask, p.attend_current = attend_current, p.key_lengths = lengths;
-  p.starts.assign(lengths.size() + 1, 0);
-  for (size_t b = 0; b < lengths.size(); ++b) p.starts[b + 1] = p.starts[b] + std::max<int32_t>(lengths[b], 0);
+                                   const AttentionMask& mask, StickBreakingRule rule, Real scale) {
+  const SbPlan p{AttentionGeometry::packed("stickbreaking_attention_packed", t.shape(q), t.shape(k), t.shape(v),
+                                           lengths, L, mask),
+                 scale, rule};
   check_sb(p, "stickbreaking_attention_packed");
-  ORDO_CHECK(p.starts.back() == s[0], "stickbreaking_attention_packed: q has ", s[0], " rows but the lengths sum to ",
-             p.starts.back());
   return stickbreaking_with_plan(t, q, k, v, p);
 }
 

@@ -40,8 +40,9 @@ class CopeEncoding final : public PositionalEncoding {
                " is not divisible by n_heads = ", cfg.n_heads);
     ORDO_CHECK(P_ >= 1, "cope: --cope-positions must be >= 1 (0 = the training length + 1), got ", P_);
     d_head_ = cfg.d_model / cfg.n_heads;
-    for (int64_t l = 0; l < cfg.n_layers; ++l)
-      tables_.push_back(std::make_unique<Parameter>("posenc.cope." + std::to_string(l), Tensor::zeros(Shape{P_, d_head_})));
+    tables_.emplace(cfg, "cope", [&](int64_t l) {
+      return std::make_unique<Parameter>("posenc.cope." + std::to_string(l), Tensor::zeros(Shape{P_, d_head_}));
+    });
   }
   std::string name() const override { return "cope"; }
 
@@ -52,8 +53,7 @@ class CopeEncoding final : public PositionalEncoding {
     ORDO_CHECK(sq.rank() == 4 && sq[3] == d_head_, "cope: q must be (B, H, L, ", d_head_, "), got ", sq);
     const int64_t B = sq[0], H = sq[1], L = sq[2], rows = B * H * L;
     ORDO_CHECK(ss == (Shape{B, H, L, L}), "cope: scores must be (", B, ", ", H, ", ", L, ", ", L, "), got ", ss);
-    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(tables_.size()), "cope: layer ", layer,
-               " of a model built for ", tables_.size());
+    Parameter& table = tables_->at(layer);
     const Constants& c = constants_.get(L, [&] { return make_constants(L); });
 
     // p[r, j] = sum_{t >= j} g[r, t], the gates zero above the diagonal: sum_{t=j..i}.
@@ -72,7 +72,7 @@ class CopeEncoding final : public PositionalEncoding {
       hi[i] = static_cast<int32_t>(std::min<Real>(std::ceil(pv[i]), static_cast<Real>(P_ - 1)));
     }
     // q . e[k] for every integer position k: (rows, P), then the two neighbours of p.
-    Var at_integers = matmul(t, reshape(t, q, Shape{rows, d_head_}), t.param(*tables_[static_cast<size_t>(layer)]),
+    Var at_integers = matmul(t, reshape(t, q, Shape{rows, d_head_}), t.param(table),
                              false, true);
     Var below = gather_last(t, at_integers, lo), above = gather_last(t, at_integers, hi);
     Var w = sub(t, clamped, t.input(floor));                          // p - floor p, carries p's gradient
@@ -82,7 +82,7 @@ class CopeEncoding final : public PositionalEncoding {
 
   std::vector<Parameter*> parameters() override {
     std::vector<Parameter*> out;
-    for (auto& p : tables_) out.push_back(p.get());
+    tables_->each([&](Parameter& p) { out.push_back(&p); });
     return out;
   }
 
@@ -104,7 +104,7 @@ class CopeEncoding final : public PositionalEncoding {
   }
 
   int64_t P_, d_head_ = 0;
-  std::vector<std::unique_ptr<Parameter>> tables_;  // e (P, d_h), one per layer
+  std::optional<PerLayer<Parameter>> tables_;  // e (P, d_h) of each block that uses cope
   TableCache<int64_t, Constants> constants_;        // by length
 };
 

@@ -22,6 +22,7 @@
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -68,6 +69,40 @@ struct EncodingConfig {
   bool random_positions = false;  // training positions drawn from [0, max_len) (docs/spec.md §2.13)
   uint64_t seed = 0;              // initialisation of learned tables
   Options options = encoding_options();  // each encoding reads its own, by name
+  // The blocks that use the encoding (--layer-encodings, docs/spec.md §2.15); empty: all
+  // n_layers. A per-layer encoding (cope, fox, path) has parameters in these blocks only.
+  std::vector<int64_t> layers;
+  bool uses_layer(int64_t l) const {
+    return l >= 0 && l < n_layers && (layers.empty() || std::find(layers.begin(), layers.end(), l) != layers.end());
+  }
+};
+
+// The per-layer parts of an encoding (CoPE's tables, FoX's gates, PaTH's factors): one T for
+// each block that uses it, made by make(l), and none for the others.
+template <class T>
+class PerLayer {
+ public:
+  PerLayer(const EncodingConfig& cfg, std::string encoding, const std::function<std::unique_ptr<T>(int64_t)>& make)
+      : encoding_(std::move(encoding)) {
+    for (int64_t l = 0; l < cfg.n_layers; ++l) slots_.push_back(cfg.uses_layer(l) ? make(l) : nullptr);
+  }
+  // Block `layer`'s part; an error for a block that does not use the encoding.
+  T& at(int64_t layer) const {
+    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(slots_.size()) && slots_[static_cast<size_t>(layer)],
+               encoding_, ": block ", layer, " does not use it (a model of ", slots_.size(),
+               " blocks gave it other ones)");
+    return *slots_[static_cast<size_t>(layer)];
+  }
+  // The parts there are, in block order.
+  template <class F>
+  void each(F&& f) const {
+    for (const auto& slot : slots_)
+      if (slot) f(*slot);
+  }
+
+ private:
+  std::string encoding_;
+  std::vector<std::unique_ptr<T>> slots_;
 };
 
 // A bias on the attention logits. relative: values is (H, Lq + Lk - 1) with entry
@@ -117,7 +152,7 @@ class PositionalEncoding {
   // hook's term on the logits to give.
   struct Weights {
     bool stick_breaking = false;
-    bool attend_current = false;  // stick-breaking: the query's own key too
+    StickBreakingRule rule;  // stick-breaking: its own key, its remainder (core/ops.h)
   };
   virtual Weights weights() const { return {}; }
 
@@ -158,8 +193,10 @@ using EncodingFactory = std::unique_ptr<PositionalEncoding> (*)(const EncodingCo
 // change is listed in that encoding's EncodingInfo::changes, and a checkpoint of it written
 // before the change is refused, naming it (train/checkpoint.h check_encoding_revision).
 // 1: every checkpoint before the revision was recorded. 2: FIRE's init and threshold, CoPE's
-// position count and t5's causal buckets as their authors' code has them (issue 31).
-constexpr int64_t kEncodingsRevision = 2;
+// position count and t5's causal buckets as their authors' code has them (issue 31). 3:
+// stick-breaking's remainder to the query's own value, and fox's and path's parameters only in
+// the blocks that use them under --layer-encodings (issue 49).
+constexpr int64_t kEncodingsRevision = 3;
 
 // One such change.
 struct EncodingChange {
@@ -190,6 +227,9 @@ struct EncodingInfo {
   // keys): make_encoding refuses a bidirectional configuration, and a study runs the
   // encoding causal, labelled "causal=true" (study/study.cpp).
   bool causal_only = false;
+  // Its layers keep the softmax; false: its weights replace it (stick-breaking, hook f), so
+  // there is no softmax for --score-scale to scale, and the model refuses the flag with it.
+  bool has_softmax = true;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each

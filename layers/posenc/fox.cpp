@@ -15,6 +15,7 @@
 // like every Linear (W ~ N(0, 0.02^2), b = 0, so f = 0.5 at the start), log f is taken in a
 // stable form (core/ops.h log_sigmoid) and is not clamped; D is added after the 1/sqrt(d_h)
 // scale. Causal only: F_i - F_j rewards later keys for j > i, and the authors define none.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,26 +29,24 @@ namespace {
 
 class FoxEncoding final : public PositionalEncoding {
  public:
-  explicit FoxEncoding(const EncodingConfig& cfg) {
-    for (int64_t l = 0; l < cfg.n_layers; ++l)
-      gates_.push_back(std::make_unique<Linear>("posenc.fox." + std::to_string(l), cfg.d_model, cfg.n_heads, cfg.seed));
-  }
+  explicit FoxEncoding(const EncodingConfig& cfg)
+      : gates_(cfg, "fox", [&](int64_t l) {
+          return std::make_unique<Linear>("posenc.fox." + std::to_string(l), cfg.d_model, cfg.n_heads, cfg.seed);
+        }) {}
   std::string name() const override { return "fox"; }
 
   std::optional<Var> log_forget_gates(Tape& t, Var x, int64_t layer) override {
-    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(gates_.size()), "fox: layer ", layer, " of a model built for ",
-               gates_.size());
-    return log_sigmoid(t, gates_[static_cast<size_t>(layer)]->forward(t, x));  // (rows..., H)
+    return log_sigmoid(t, gates_.at(layer).forward(t, x));  // (rows..., H)
   }
 
   std::vector<Parameter*> parameters() override {
     std::vector<Parameter*> out;
-    for (auto& g : gates_) g->collect_parameters(out);
+    gates_.each([&](Linear& g) { g.collect_parameters(out); });
     return out;
   }
 
  private:
-  std::vector<std::unique_ptr<Linear>> gates_;  // w_f, b_f of each layer
+  PerLayer<Linear> gates_;  // w_f, b_f of each block that uses fox
 };
 
 }  // namespace
@@ -64,6 +63,12 @@ EncodingInfo encoding_info_fox() {
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: its decay comes from the content
       .causal_only = true,
+      .changes = {{3, "under --layer-encodings its gates now exist only in the blocks that use fox; an older "
+                      "checkpoint of such a model has them in every block",
+                   [](const std::map<std::string, std::string>& settings) {
+                     auto layers = settings.find("layer-encodings");
+                     return layers != settings.end() && !layers->second.empty();
+                   }}},
   };
 }
 

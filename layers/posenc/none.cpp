@@ -1,6 +1,6 @@
 // layers/posenc/none.cpp: no positional encoding (NoPE).
 //
-// Implements none of the six hooks, so the model sees the tokens only. With
+// Implements none of the eight hooks, so the model sees the tokens only. With
 // bidirectional attention and mean pooling the model is then permutation-invariant: a
 // baseline that can only learn what does not depend on order.
 #include "layers/posenc/encoding.h"

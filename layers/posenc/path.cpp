@@ -15,6 +15,7 @@
 // sqrt(sum w^2 + 1e-6). beta from a Linear with bias. Every weight N(0, 0.02^2), biases 0, so
 // beta close to 1 at the start. One set per layer. The attention hands q, k, v and the factors to
 // core/ops.h path_attention (hook g): O(L) memory, no (L, L) tensor. Causal only.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,21 +46,22 @@ struct LayerFactors {
   Linear beta;
 };
 
+int64_t checked_heads(const EncodingConfig& cfg) {
+  ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "path: d_model = ", cfg.d_model,
+             " is not divisible by n_heads = ", cfg.n_heads);
+  return cfg.n_heads;
+}
+
 class PathEncoding final : public PositionalEncoding {
  public:
-  explicit PathEncoding(const EncodingConfig& cfg) : heads_(cfg.n_heads) {
-    ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "path: d_model = ", cfg.d_model,
-               " is not divisible by n_heads = ", cfg.n_heads);
-    for (int64_t l = 0; l < cfg.n_layers; ++l)
-      layers_.push_back(std::make_unique<LayerFactors>("posenc.path." + std::to_string(l), cfg.d_model, cfg.n_heads,
-                                                       cfg.seed));
-  }
+  explicit PathEncoding(const EncodingConfig& cfg)
+      : heads_(checked_heads(cfg)), layers_(cfg, "path", [&](int64_t l) {
+          return std::make_unique<LayerFactors>("posenc.path." + std::to_string(l), cfg.d_model, cfg.n_heads, cfg.seed);
+        }) {}
   std::string name() const override { return "path"; }
 
   std::optional<Householder> householder(Tape& t, Var x, const Positions& pos, int64_t layer) override {
-    ORDO_CHECK(layer >= 0 && layer < static_cast<int64_t>(layers_.size()), "path: layer ", layer,
-               " of a model built for ", layers_.size());
-    LayerFactors& f = *layers_[static_cast<size_t>(layer)];
+    LayerFactors& f = layers_.at(layer);
     const bool packed = t.shape(x).rank() == 2;  // (T, d): the convolution runs on the padded layout
     Var xs = packed ? unpack_rows(t, x, pos.lengths, pos.length) : x;  // (B, L, d)
     const Shape s = t.shape(xs);
@@ -81,18 +83,18 @@ class PathEncoding final : public PositionalEncoding {
 
   std::vector<Parameter*> parameters() override {
     std::vector<Parameter*> out;
-    for (auto& f : layers_) {
-      f->down.collect_parameters(out);
-      f->up.collect_parameters(out);
-      out.push_back(&f->conv);
-      f->beta.collect_parameters(out);
-    }
+    layers_.each([&](LayerFactors& f) {
+      f.down.collect_parameters(out);
+      f.up.collect_parameters(out);
+      out.push_back(&f.conv);
+      f.beta.collect_parameters(out);
+    });
     return out;
   }
 
  private:
   int64_t heads_;
-  std::vector<std::unique_ptr<LayerFactors>> layers_;
+  PerLayer<LayerFactors> layers_;  // the factors' weights of each block that uses path
 };
 
 }  // namespace
@@ -109,6 +111,12 @@ EncodingInfo encoding_info_path() {
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: order comes from the products
       .causal_only = true,
+      .changes = {{3, "under --layer-encodings its factors now exist only in the blocks that use path; an older "
+                      "checkpoint of such a model has them in every block",
+                   [](const std::map<std::string, std::string>& settings) {
+                     auto layers = settings.find("layer-encodings");
+                     return layers != settings.end() && !layers->second.empty();
+                   }}},
   };
 }
 

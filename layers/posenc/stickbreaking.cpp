@@ -8,10 +8,14 @@
 //
 // As the authors' reference (`stickbreaking_attention/sb_ref.py`): keys strictly before the
 // query by default (`attend_current=False`; --sb-attend-current takes the query's own key
-// too), the 1/sqrt(d_h) scale, no bias on the logits, no positional term. The weights sum to
-// at most 1; what is left (prod_j (1 - beta_ij)) is dropped, as in flash-linear-attention's
-// layer (the authors' training stack gives it to a learned per-head vector and normalises the
-// heads' outputs: not done here). Causal only: the authors define no bidirectional form.
+// too), the 1/sqrt(d_h) scale, no bias on the logits, no positional term. What the stick
+// leaves, rem_i = prod_j (1 - beta_ij), goes to the query's own value, out_i += rem_i v_i, as
+// the authors' tests do (`stickbreaking-attention/tests/test_attn.py`: `o = o + rem[..., None] * v`);
+// --sb-drop-remainder drops it, as one version of flash-linear-attention's layer did (the
+// weights then sum to at most 1). Causal only: the authors define no bidirectional form.
+#include <map>
+#include <string>
+
 #include "layers/posenc/encoding.h"
 
 namespace ordo {
@@ -19,12 +23,14 @@ namespace {
 
 class StickBreaking final : public PositionalEncoding {
  public:
-  explicit StickBreaking(const EncodingConfig& cfg) : attend_current_(cfg.options.flag("sb-attend-current")) {}
+  explicit StickBreaking(const EncodingConfig& cfg)
+      : rule_{.attend_current = cfg.options.flag("sb-attend-current"),
+              .remainder = !cfg.options.flag("sb-drop-remainder")} {}
   std::string name() const override { return "stickbreaking"; }
-  Weights weights() const override { return {true, attend_current_}; }
+  Weights weights() const override { return {.stick_breaking = true, .rule = rule_}; }
 
  private:
-  bool attend_current_;
+  StickBreakingRule rule_;
 };
 
 }  // namespace
@@ -35,13 +41,23 @@ EncodingInfo encoding_info_stickbreaking() {
       .summary = "weights, not softmax: A_ij = sigmoid(z_ij) prod_{j<l<i} (1 - sigmoid(z_il)), nearest keys first "
                  "(causal only)",
       .options = {{"sb-attend-current", OptionType::Bool, "false",
-                   "the query's own key takes the first share (the authors' attend_current)"}},
+                   "the query's own key takes the first share (the authors' attend_current)"},
+                  {"sb-drop-remainder", OptionType::Bool, "false",
+                   "drop what the stick leaves instead of giving it to the query's own value (the weights then sum "
+                   "to at most 1)"}},
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<StickBreaking>(c);
       },
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: order comes from the weights
       .causal_only = true,
+      .has_softmax = false,
+      .changes = {{3, "what the stick leaves now goes to the query's own value, as the authors' tests have it; "
+                      "older stick-breaking checkpoints dropped it (--sb-drop-remainder trains that form)",
+                   [](const std::map<std::string, std::string>& settings) {
+                     auto drop = settings.find("sb-drop-remainder");
+                     return drop == settings.end() || drop->second != "true";
+                   }}},
   };
 }
 

@@ -283,6 +283,16 @@ TEST_CASE("checkpoint: one of an encoding whose definition changed since is refu
   REQUIRE_THROWS_WITH(load(1, {{"encoding", "rope"}, {"layer-encodings", "none+fire"}, {"causal", "true"}}),
                       Contains("predates a change to fire (revision 2)"));
   CHECK_NOTHROW(load(1, {{"encoding", "fire"}, {"layer-encodings", "rope+none"}, {"causal", "true"}}));
+  // Revision 3 (issue 49): stick-breaking's remainder, fox's and path's per-layer parameters.
+  REQUIRE_THROWS_WITH(load(2, {{"encoding", "stickbreaking"}, {"causal", "true"}}),
+                      Contains("predates a change to stickbreaking (revision 3)") && Contains("--sb-drop-remainder"));
+  CHECK_NOTHROW(load(2, {{"encoding", "stickbreaking"}, {"sb-drop-remainder", "true"}, {"causal", "true"}}));
+  REQUIRE_THROWS_WITH(load(2, {{"encoding", "rope"}, {"layer-encodings", "none+fox"}, {"causal", "true"}}),
+                      Contains("predates a change to fox (revision 3)"));
+  REQUIRE_THROWS_WITH(load(2, {{"encoding", "rope"}, {"layer-encodings", "path+none"}, {"causal", "true"}}),
+                      Contains("predates a change to path (revision 3)"));
+  CHECK_NOTHROW(load(2, {{"encoding", "fox"}, {"causal", "true"}}));  // every block has its gates, as before
+  CHECK_NOTHROW(load(2, {{"encoding", "fire"}, {"causal", "true"}}));
   // A file without the attribute is revision 1.
   {
     save_checkpoint(dir.file("old.h5"), sample_checkpoint());

@@ -67,12 +67,12 @@ TEST_CASE("layer encodings give each layer its own encoding", "[layers][layer-en
 
 TEST_CASE("mixed layer encodings keep padding, packing and the unfused path's results", "[layers][layer-encodings][pack]") {
   const std::vector<std::vector<std::string>> mixes = {{"rope", "none"}, {"t5", "alibi"}, {"sinusoidal", "kerple_log"},
-                                                      {"cope", "rope"}};
+                                                      {"cope", "rope"}, {"fox", "rope"}, {"none", "path"}};
   TensorI32 x = random_tokens(4, 11, 12, 81);
   const std::vector<int32_t> lengths{11, 6, 1, 9};
   for (const auto& mix : mixes)
     for (bool causal : {false, true}) {
-      if (mix[0] == "cope" && !causal) continue;  // cope is causal only
+      if (!causal && (encoding_info(mix[0]).causal_only || encoding_info(mix[1]).causal_only)) continue;
       INFO(mix[0] << "+" << mix[1] << ", causal " << causal);
       ModelConfig c = small_model("none", HeadType::Token, causal);
       c.layer_encodings = mix;
@@ -91,16 +91,63 @@ TEST_CASE("mixed layer encodings keep padding, packing and the unfused path's re
     }
 }
 
+TEST_CASE("a per-layer encoding has parameters in the blocks that use it only, with their values",
+          "[layers][layer-encodings]") {
+  for (const char* enc : {"cope", "fox", "path"})
+    for (int64_t used : {0, 1}) {
+      INFO(enc << " in block " << used);
+      ModelConfig c = small_model(enc, HeadType::Token, true, 2);
+      EncoderModel everywhere(c);
+      c.layer_encodings = {"none", "none"};
+      c.layer_encodings[static_cast<size_t>(used)] = enc;
+      EncoderModel mixed(c);
+      PositionalEncoding& e = mixed.encoding(used);
+      REQUIRE(e.name() == enc);
+      std::vector<Parameter*> all = everywhere.encoding(0).parameters(), some = e.parameters();
+      REQUIRE(!some.empty());
+      CHECK(2 * some.size() == all.size());
+      const std::string mine = std::string("posenc.") + enc + "." + std::to_string(used);
+      for (Parameter* p : some) {
+        INFO(p->name);
+        CHECK(p->name.rfind(mine, 0) == 0);  // posenc.<enc>.<block>...
+        for (Parameter* q : all)
+          if (q->name == p->name) CHECK(q->value.to_vector() == p->value.to_vector());  // made as under --encoding
+      }
+    }
+}
+
+TEST_CASE("layer encodings parse E1,E2 and E1+E2 alike and print E1+E2", "[layers][layer-encodings]") {
+  const LayerEncodings commas = LayerEncodings::parse("rope,none,rope", "--layer-encodings");
+  const LayerEncodings pluses = LayerEncodings::parse("rope+none+rope", "--layer-encodings");
+  CHECK(commas == pluses);
+  CHECK(commas == LayerEncodings{"rope", "none", "rope"});
+  CHECK(commas.str() == "rope+none+rope");
+  CHECK(LayerEncodings::parse(commas.str(), "x") == commas);  // printing and parsing round-trip
+  CHECK(LayerEncodings::parse("", "x").empty());
+  CHECK(LayerEncodings{}.str().empty());
+  CHECK(LayerEncodings::parse("alibi", "x") == LayerEncodings{"alibi"});
+  for (const char* bad : {"rope,,none", "rope+", "+rope", ",", "rope++none"})
+    CHECK_THROWS_WITH(LayerEncodings::parse(bad, "--flag"),
+                      Contains(std::string("--flag: '") + bad + "' has an empty part"));
+  CHECK_THROWS_WITH(LayerEncodings::parse("rope+none,rope", "--flag"), Contains("mixes '+' and ','"));
+}
+
 TEST_CASE("bad layer encodings are refused, naming the problem", "[layers][layer-encodings]") {
   ModelConfig c = small_model("none", HeadType::Token, false, 2);
   c.layer_encodings = {"rope"};
-  REQUIRE_THROWS_WITH(EncoderModel(c), Contains("names 1 encodings for 2 layers"));
+  REQUIRE_THROWS_WITH(EncoderModel(c), Contains("names 1 encodings for --layers 2"));
   c.layer_encodings = {"rope", "nope"};
   REQUIRE_THROWS_WITH(EncoderModel(c), Contains("nope") && Contains("known"));
   c.layer_encodings = {"kerple_log", "kerple_power"};  // both call their tables posenc.kerple_r1
   REQUIRE_THROWS_WITH(EncoderModel(c), Contains("both have a parameter 'posenc.kerple_r1'"));
   c.layer_encodings = {"rope", "xpos"};
   REQUIRE_THROWS_WITH(EncoderModel(c), Contains("causal"));
+  c.causal = true;
+  c.log_length_scale = true;  // SSMax scales a softmax, which stick-breaking replaces
+  c.layer_encodings = {"rope", "stickbreaking"};
+  REQUIRE_THROWS_WITH(EncoderModel(c), Contains("stickbreaking has no softmax"));
+  c.layer_encodings = {"rope", "path"};  // PaTH keeps its softmax
+  CHECK_NOTHROW(EncoderModel(c));
 }
 
 TEST_CASE("a sliding window in the model: the unfused mask and the fused kernel agree, W >= L is no window",

@@ -166,7 +166,7 @@ TEST_CASE("scale-embed: the token table times sqrt(d) is the model with that tab
 TEST_CASE("bad model settings are refused with the accepted values", "[layers][model]") {
   ModelConfig c = small_model("rope", HeadType::Pooled);
   c.n_heads = 3;
-  REQUIRE_THROWS_WITH(EncoderModel(c), Catch::Contains("not divisible by n_heads"));
+  REQUIRE_THROWS_WITH(EncoderModel(c), Catch::Contains("not divisible by --heads"));
   c = small_model("nope", HeadType::Pooled);
   REQUIRE_THROWS_WITH(EncoderModel(c), Catch::Contains("known:") && Catch::Contains("sinusoidal"));
   REQUIRE_THROWS_WITH(parse_head("mean"), Catch::Contains("token, pooled, cls"));

@@ -153,6 +153,11 @@ row none "rope: the head width d_h = d_model / n_heads = 12 / 4 = 3 is odd" trai
 row none "fourier2d: d_model = 18 must be a positive multiple of 4" train --encoding fourier2d --grid-w 4 --d-model 18 --heads 2 --out @OUT
 row none "--grid-w must be >= 0" train --grid-w -2 --out @OUT
 row none "encoding xpos is defined for causal attention only: add --causal" train --encoding xpos --out @OUT
+row none "--layer-encodings: 'rope,,none' has an empty part" train --layers 3 --layer-encodings rope,,none --out @OUT
+row none "--layer-encodings: 'rope+none,rope' mixes '+' and ','" train --layers 3 --layer-encodings rope+none,rope --out @OUT
+row none "--layer-encodings names 2 encodings for --layers 3" train --layers 3 --layer-encodings rope,none --out @OUT
+row none "stickbreaking has no softmax" train --encoding stickbreaking --causal --score-scale log-length --out @OUT
+row none "stickbreaking has no softmax" train --layers 2 --layer-encodings rope,stickbreaking --causal --score-scale log-length --out @OUT
 row none "unknown --rope-scaling 'linear'; accepted: none, pi, ntk, yarn" train --rope-scaling linear --out @OUT
 row none "--rope-fraction must be in [0, 1], got 1.5" train --rope-fraction 1.5 --out @OUT
 row none "--fire-hidden must be >= 1, got 0" train --encoding fire --fire-hidden 0 --out @OUT
