@@ -3,10 +3,10 @@
 
 #include <cstdio>
 #include <thread>
+#include <utility>
 
 #include "core/error.h"
 #include "study/interrupt.h"
-#include "study/study.h"
 
 namespace ordo {
 namespace {
@@ -18,9 +18,9 @@ constexpr double kSilentAfterSignal = 0.35, kSilentEver = 120;
 
 }  // namespace
 
-QueueServer::QueueServer(Cluster& world, const std::vector<StudyRun>& runs, Mutex& mu)
+QueueServer::QueueServer(Cluster& world, std::vector<std::string> run_labels, Mutex& mu)
     : world_(world),
-      runs_(runs),
+      labels_(std::move(run_labels)),
       mu_(mu),
       finished_(static_cast<size_t>(world.size()), false),
       last_heard_(static_cast<size_t>(world.size()), Clock::now()) {}
@@ -63,7 +63,7 @@ void QueueServer::find_silent(Clock::time_point now, const QueueHandlers& handle
     if (finished_[static_cast<size_t>(r)] || !(silent_for > kSilentEver || (signalled_ && silent_for > kSilentAfterSignal)))
       continue;
     std::string held;
-    for (size_t i : held_[r]) held += (held.empty() ? "" : ", ") + runs_[i].label();
+    for (size_t i : held_[r]) held += (held.empty() ? "" : ", ") + labels_[i];
     lost_.push_back("rank " + std::to_string(r) + " went silent (killed or crashed) while training " +
                     (held.empty() ? std::string("no run") : held));
     std::fprintf(stderr, "ordo: %s\n", lost_.back().c_str());  // now: its launcher may end this rank too
@@ -104,7 +104,7 @@ void QueueServer::handle(const ClusterMessage& m, const QueueHandlers& handlers)
       const size_t run = static_cast<size_t>(std::stoll(m.bytes.substr(0, nl)));
       released(m.from, run);
       handlers.fail(std::make_exception_ptr(
-          Error("rank " + std::to_string(m.from) + ": " + runs_[run].label() + ": " + m.bytes.substr(nl + 1))));
+          Error("rank " + std::to_string(m.from) + ": " + labels_[run] + ": " + m.bytes.substr(nl + 1))));
       handlers.stop();
       break;
     }

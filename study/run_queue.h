@@ -30,8 +30,6 @@
 
 namespace ordo {
 
-struct StudyRun;
-
 // What rank 0's queue asks of the study while it serves, each called with the study's mutex
 // held (the `mu` given to serve()).
 struct QueueHandlers {
@@ -46,8 +44,9 @@ struct QueueHandlers {
 
 class QueueServer {
  public:
-  // `mu`: the study's mutex, which guards this queue's state too.
-  QueueServer(Cluster& world, const std::vector<StudyRun>& runs, Mutex& mu);
+  // run_labels: how messages name each run of the grid ("order/rope/seed0"). `mu`: the
+  // study's mutex, which guards this queue's state too.
+  QueueServer(Cluster& world, std::vector<std::string> run_labels, Mutex& mu);
 
   // Serves the other ranks until each has finished or gone silent. Polls every millisecond
   // (rank 0 trains too, and a faster poll cost it measurably) and takes mu for each message.
@@ -69,7 +68,7 @@ class QueueServer {
   void handle(const ClusterMessage& m, const QueueHandlers& handlers) REQUIRES(mu_);
 
   Cluster& world_;  // thread-safe
-  const std::vector<StudyRun>& runs_;
+  const std::vector<std::string> labels_;  // run -> its label
   Mutex& mu_;
   std::map<int, std::set<size_t>> held_ GUARDED_BY(mu_);       // rank -> the runs it trains now (ranks >= 1)
   std::vector<bool> finished_ GUARDED_BY(mu_);                 // rank -> said finished, or went silent

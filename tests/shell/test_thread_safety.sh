@@ -56,17 +56,17 @@ echo "checked ${#sources[@]} files: ${sources[*]}"
 # A planted fault: a guarded member of the study written without its mutex.
 planted=$(mktemp -d)
 trap 'rm -rf "$planted"' EXIT
-sed 's|^void Session::worker(int id) {|void Session::worker(int id) {\n  stopping_ = true;|' study/study.cpp >"$planted/study.cpp"
-grep -q '^  stopping_ = true;$' "$planted/study.cpp" || { echo "FAIL: could not plant the fault in study/study.cpp"; exit 1; }
-line=$(grep -F -B1 "\"file\": \"$root/study/study.cpp\"" "$commands" | head -1)
+sed 's|^void Session::worker(int id) {|void Session::worker(int id) {\n  stopping_ = true;|' study/session.cpp >"$planted/session.cpp"
+grep -q '^  stopping_ = true;$' "$planted/session.cpp" || { echo "FAIL: could not plant the fault in study/session.cpp"; exit 1; }
+line=$(grep -F -B1 "\"file\": \"$root/study/session.cpp\"" "$commands" | head -1)
 line=${line#*\"command\": \"}
 line=${line%\",}
 line=${line//\\\"/\"}
 args=${line#* }
-args=${args//$root\/study\/study.cpp/$planted\/study.cpp}
+args=${args//$root\/study\/session.cpp/$planted\/session.cpp}
 if (cd "$build" && eval "\"$clang\" $args -I$root -fsyntax-only -Wno-everything -Wthread-safety -Werror=thread-safety") \
     >"$planted/out" 2>&1; then
-  echo "FAIL: the analysis passed study/study.cpp with stopping_ written outside mu_"
+  echo "FAIL: the analysis passed study/session.cpp with stopping_ written outside mu_"
   fail=1
 elif ! grep -q "requires holding mutex 'mu_'" "$planted/out"; then
   echo "FAIL: the planted fault failed for another reason:"

@@ -13,6 +13,7 @@
 #include "layers/posenc/encoding.h"
 #include "io/checkpoint_file.h"
 #include "io/results.h"
+#include "report/findings.h"
 #include "study/study.h"
 #include "tests/temp_dir.h"
 
