@@ -182,7 +182,7 @@ std::string findings_legend(const std::vector<TaskSummary>& tasks, const Finding
          "(the 95% bootstrap interval of the difference beside it); otherwise they are not ranked. Fastest: the "
          "smallest mean first step at " + fixed(th.solved, 2) + ", set against the next fastest by the same test on "
          "the seeds' steps. Encodings are named best first (the table's order), at most " +
-         std::to_string(kMaxNames) + " per sentence. Computed from the runs (report/summary.h), not written by hand.";
+         std::to_string(kMaxNames) + " per sentence. Computed from the runs (report/findings.h), not written by hand.";
 }
 
 std::vector<Finding> findings(const std::vector<TaskSummary>& tasks, const FindingThresholds& th) {
