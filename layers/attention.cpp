@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "core/ops.h"
 
@@ -58,7 +59,8 @@ MultiHeadAttention::MultiHeadAttention(std::string n, int64_t d, int64_t h, uint
       w_v(child("w_v"), d, d, seed),
       w_o(child("w_o"), d, d, seed, out_std),
       d_model_(d),
-      n_heads_(h) {
+      n_heads_(h),
+      inv_sqrt_dh_(h > 0 && d % h == 0 ? static_cast<Real>(1.0 / std::sqrt(double(d / h))) : Real(0)) {
   ORDO_CHECK(h > 0 && d % h == 0, "attention '", name(), "': d_model ", d,
              " is not divisible by n_heads ", h, " (choose n_heads among the divisors of d_model)");
   if (log_length) log_length_scale = std::make_unique<Parameter>(child("ssmax_s"), Tensor::full(Shape{h}, Real(1)));
@@ -92,116 +94,129 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   }
   const Shape rows = in.packed ? Shape{s[0]} : Shape{s[0], s[1]};
   const int64_t dh = d_model_ / n_heads_;
-  // q, k, v in this order: their backwards then add into x's gradient in the same order,
-  // with or without the fused rotation.
+  // Project. q, k, v in this order: their backwards then add into x's gradient in the same
+  // order, with or without the fused rotation.
   auto tables = in.fused_rotation ? in.encoding->rotation_tables(pos, n_heads_) : std::nullopt;
   if (tables && in.packed) tables = std::make_pair(pack_table(tables->first, pos), pack_table(tables->second, pos));
-  Var q, k, v;
+  Heads h;
   if (tables) {  // a pair rotation (rope): done inside the q and k projections, on rows in cache
-    q = split_heads(t, w_q.forward_rotated(t, x, tables->first, tables->second), rows);
-    k = split_heads(t, w_k.forward_rotated(t, x, tables->first, tables->second), rows);
-    v = split_heads(t, w_v.forward(t, x), rows);
-  } else {
-    q = split_heads(t, w_q.forward(t, x), rows);
-    k = split_heads(t, w_k.forward(t, x), rows);
-    v = split_heads(t, w_v.forward(t, x), rows);
+    h.q = split_heads(t, w_q.forward_rotated(t, x, tables->first, tables->second), rows);
+    h.k = split_heads(t, w_k.forward_rotated(t, x, tables->first, tables->second), rows);
+    h.v = split_heads(t, w_v.forward(t, x), rows);
+  } else {  // rotate
+    h.q = split_heads(t, w_q.forward(t, x), rows);
+    h.k = split_heads(t, w_k.forward(t, x), rows);
+    h.v = split_heads(t, w_v.forward(t, x), rows);
     if (in.packed) {  // rotate() takes the padded layout (B, L, H, d_h)
-      auto [qr, kr] = in.encoding->rotate(t, unpack_rows(t, q, pos.lengths, pos.length),
-                                          unpack_rows(t, k, pos.lengths, pos.length), pos);
-      q = pack_rows(t, qr, pos.lengths);
-      k = pack_rows(t, kr, pos.lengths);
+      auto [qr, kr] = in.encoding->rotate(t, unpack_rows(t, h.q, pos.lengths, pos.length),
+                                          unpack_rows(t, h.k, pos.lengths, pos.length), pos);
+      h.q = pack_rows(t, qr, pos.lengths);
+      h.k = pack_rows(t, kr, pos.lengths);
     } else {
-      std::tie(q, k) = in.encoding->rotate(t, q, k, pos);
+      std::tie(h.q, h.k) = in.encoding->rotate(t, h.q, h.k, pos);
     }
   }
-
-  const Real inv_sqrt_dh = static_cast<Real>(1.0 / std::sqrt(double(dh)));
-  LogitTerms terms;
-  if (in.bias) terms.bias = FusedAttentionBias{in.bias->values, in.bias->relative};
-  if (log_length_scale) terms.log_length_scale = t.param(*log_length_scale);
-  if (auto rel = in.encoding->relative_keys(t, q, pos, in.layer)) {  // Transformer-XL: q + u, and q + v's keys
-    q = rel->content_queries;
-    terms.relative_keys = std::move(rel->keys);
-  }
-  if (auto gates = in.encoding->log_forget_gates(t, x, in.layer)) {  // (rows..., H)
-    // F: the running sums of the log gates along each sequence (its padding rows included,
-    // after the real ones, where they change no real row).
-    std::vector<int64_t> runs;
-    if (in.packed) {
-      for (int32_t len : pos.lengths) runs.push_back(len);
-      terms.forget = running_sum(t, *gates, runs);  // (T, H)
-    } else {
-      runs.assign(static_cast<size_t>(s[0]), s[1]);
-      terms.forget = reshape(t, running_sum(t, reshape(t, *gates, Shape{s[0] * s[1], n_heads_}), runs),
-                             Shape{s[0], s[1], n_heads_});  // (B, L, H)
-    }
-  }
-  Var heads;  // (rows..., H, d_h)
-  const PositionalEncoding::Weights weights = in.encoding->weights();
-  if (weights.stick_breaking) {
-    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.log_length_scale && !terms.relative_keys, "attention '",
-               name(), "': stick-breaking weights take no bias, forget term, relative keys or log-length scale");
-  }
+  // Get the form.
+  const AttentionForm form = in.encoding->form(t, LayerInput{x, h.q, &pos, in.layer});
   // The rotate hook may widen q and k (PoPE: 2 d_h). The kernels take one width for q, k
   // and v, so v gets zero columns up to it, and the output drops them again.
-  const int64_t d_qk = t.shape(q).last();
-  const bool kernel = in.packed || (in.fused && !maps);  // (PaTH's widths are d_h: no pope with it)
-  if (kernel && d_qk != dh) {
+  const int64_t d_qk = t.shape(h.q).last();
+  const bool widened = (in.packed || (in.fused && !maps)) && d_qk != dh;
+  if (widened) {
     ORDO_CHECK(d_qk > dh, "attention '", name(), "': the encoding narrowed q and k to ", d_qk, " < d_h = ", dh);
-    Shape zeros = t.shape(v);
+    Shape zeros = t.shape(h.v);
     zeros[-1] = d_qk - dh;
-    v = concat(t, {v, t.input(Tensor::zeros(zeros))}, zeros.rank() - 1);
+    h.v = concat(t, {h.v, t.input(Tensor::zeros(zeros))}, zeros.rank() - 1);
   }
-  auto reflections = in.encoding->householder(t, x, pos, in.layer);
-  if (reflections) {
-    ORDO_CHECK(!terms.bias.values && !terms.forget && !terms.relative_keys && !weights.stick_breaking, "attention '",
-               name(), "': PaTH's products take no bias, forget term, relative keys or other weights");
-    // SSMax on PaTH's softmax: its logit q_t^T P k_u / sqrt(d_h) has no additive term, so
-    // scaling the query row by s_h log n_t scales the whole logit (Scalable-Softmax, SSMax).
-    if (terms.log_length_scale) {  // q (rows..., H, d_h) times log n (rows..., 1, 1) times s (H, 1)
-      std::vector<int64_t> dims = rows.dims();
-      dims.insert(dims.end(), {1, 1});
-      Var logn = t.input(log_key_counts(in).reshaped(Shape(dims)));
-      q = mul(t, q, mul(t, logn, reshape(t, *terms.log_length_scale, Shape{n_heads_, 1})));
-    }
-  }
-  if (reflections && in.packed) {
-    heads = path_attention_packed(t, q, k, v, reflections->w, reflections->beta, pos.lengths, pos.length, in.visible,
-                                  inv_sqrt_dh);
-  } else if (reflections) {  // one kernel, fused or not; the maps without gradient
-    heads = path_attention(t, q, k, v, reflections->w, reflections->beta, pos.lengths, in.visible, inv_sqrt_dh);
-    if (maps)
-      *maps = t.input(path_attention_weights(t.value(q), t.value(k), t.value(reflections->w),
-                                             t.value(reflections->beta), pos.lengths, in.visible, inv_sqrt_dh));
-  } else if (weights.stick_breaking && in.packed) {
-    heads = stickbreaking_attention_packed(t, q, k, v, pos.lengths, pos.length, in.visible, weights.rule,
-                                           inv_sqrt_dh);
-  } else if (weights.stick_breaking && in.fused && !maps) {
-    heads = stickbreaking_attention(t, q, k, v, pos.lengths, in.visible, weights.rule, inv_sqrt_dh);
-  } else if (in.packed) {
-    heads = fused_attention_packed(t, q, k, v, terms, pos.lengths, pos.length, in.visible, inv_sqrt_dh);
-  } else if (in.fused && !maps) {
-    heads = fused_attention(t, q, k, v, terms, pos.lengths, in.visible, inv_sqrt_dh);
-  } else {
-    heads = unfused(t, q, k, v, in, terms, inv_sqrt_dh, maps);
-  }
-  if (kernel && d_qk != dh) heads = slice(t, heads, t.shape(heads).rank() - 1, 0, dh);
+  // Run it.
+  Var heads = std::visit([&](const auto& f) { return attend(t, f, h, in, maps); }, form);  // (rows..., H, d_h)
+  if (widened) heads = slice(t, heads, t.shape(heads).rank() - 1, 0, dh);
   return reshape(t, heads, s);
 }
 
-Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, const LogitTerms& terms,
-                                Real scale_by, Var* maps) {
-  const int64_t L = t.shape(q)[1];
-  const std::vector<int> heads_outer{0, 2, 1, 3};  // (B, L, H, d_h) <-> (B, H, L, d_h)
-  q = permute(t, q, heads_outer);
-  k = permute(t, k, heads_outer);
-  v = permute(t, v, heads_outer);
-  Var scores = scale(t, matmul(t, q, k, false, true), scale_by);  // (B, H, L, L)
-  if (in.encoding->contextual()) scores = add(t, scores, in.encoding->contextual_bias(t, q, k, scores, *in.positions, in.layer));
+Var MultiHeadAttention::attend(Tape& t, const SoftmaxForm& form, Heads h, const AttentionInputs& in, Var* maps) {
+  const Positions& pos = *in.positions;
+  LogitTerms terms;
+  if (in.bias) terms.bias = FusedAttentionBias{in.bias->values, in.bias->relative};
+  if (log_length_scale) terms.log_length_scale = t.param(*log_length_scale);
+  if (form.relative_keys) {  // Transformer-XL: q + u, and q + v's keys
+    h.q = form.relative_keys->content_queries;
+    terms.relative_keys = form.relative_keys->keys;
+  }
+  if (form.log_forget_gates) {  // (rows..., H)
+    // F: the running sums of the log gates along each sequence (its padding rows included,
+    // after the real ones, where they change no real row).
+    const Shape g = t.shape(*form.log_forget_gates);
+    std::vector<int64_t> runs;
+    if (in.packed) {
+      for (int32_t len : pos.lengths) runs.push_back(len);
+      terms.forget = running_sum(t, *form.log_forget_gates, runs);  // (T, H)
+    } else {
+      runs.assign(static_cast<size_t>(g[0]), g[1]);
+      terms.forget = reshape(t, running_sum(t, reshape(t, *form.log_forget_gates, Shape{g[0] * g[1], n_heads_}), runs),
+                             Shape{g[0], g[1], n_heads_});  // (B, L, H)
+    }
+  }
+  const bool kernel = in.packed || (in.fused && !maps);
+  ORDO_CHECK(!kernel || !form.contextual, "attention '", name(),
+             "': a contextual term needs the logits formed (EncodingInfo::needs_logits sends the model "
+             "down the unfused path)");
+  if (in.packed) return fused_attention_packed(t, h.q, h.k, h.v, terms, pos.lengths, pos.length, in.visible, inv_sqrt_dh_);
+  if (kernel) return fused_attention(t, h.q, h.k, h.v, terms, pos.lengths, in.visible, inv_sqrt_dh_);
+  return unfused_softmax(t, h, in, form, terms, maps);
+}
+
+Var MultiHeadAttention::attend(Tape& t, const StickBreakingForm& form, Heads h, const AttentionInputs& in,
+                               Var* maps) {
+  const Positions& pos = *in.positions;
+  // There is no softmax to scale: the model's settings refuse SSMax with it
+  // (EncodingInfo::has_softmax), and the encoding gives no bias.
+  ORDO_CHECK(!log_length_scale && !in.bias, "attention '", name(),
+             "': stick-breaking weights take no log-length scale and no bias");
+  if (in.packed)
+    return stickbreaking_attention_packed(t, h.q, h.k, h.v, pos.lengths, pos.length, in.visible, form.rule,
+                                          inv_sqrt_dh_);
+  if (in.fused && !maps)
+    return stickbreaking_attention(t, h.q, h.k, h.v, pos.lengths, in.visible, form.rule, inv_sqrt_dh_);
+  return unfused_stickbreaking(t, h, in, form.rule, maps);
+}
+
+Var MultiHeadAttention::attend(Tape& t, const PathForm& form, Heads h, const AttentionInputs& in, Var* maps) {
+  const Positions& pos = *in.positions;
+  ORDO_CHECK(!in.bias, "attention '", name(), "': PaTH's products take no bias");
+  // SSMax on PaTH's softmax: its logit q_t^T P k_u / sqrt(d_h) has no additive term, so
+  // scaling the query row by s_h log n_t scales the whole logit (Scalable-Softmax, SSMax).
+  if (log_length_scale) {  // q (rows..., H, d_h) times log n (rows..., 1, 1) times s (H, 1)
+    std::vector<int64_t> dims = t.shape(h.q).dims();
+    dims[dims.size() - 2] = dims.back() = 1;
+    Var s = reshape(t, t.param(*log_length_scale), Shape{n_heads_, 1});
+    Var logn = t.input(log_key_counts(in).reshaped(Shape(dims)));
+    h.q = mul(t, h.q, mul(t, logn, s));
+  }
+  if (in.packed)
+    return path_attention_packed(t, h.q, h.k, h.v, form.w, form.beta, pos.lengths, pos.length, in.visible,
+                                 inv_sqrt_dh_);
+  // One kernel, fused or not; the maps without gradient.
+  if (maps)
+    *maps = t.input(path_attention_weights(t.value(h.q), t.value(h.k), t.value(form.w), t.value(form.beta),
+                                           pos.lengths, in.visible, inv_sqrt_dh_));
+  return path_attention(t, h.q, h.k, h.v, form.w, form.beta, pos.lengths, in.visible, inv_sqrt_dh_);
+}
+
+namespace {
+const std::vector<int> kHeadsOuter{0, 2, 1, 3};  // (B, L, H, d_h) <-> (B, H, L, d_h)
+}  // namespace
+
+Var MultiHeadAttention::unfused_softmax(Tape& t, Heads h, const AttentionInputs& in, const SoftmaxForm& form,
+                                        const LogitTerms& terms, Var* maps) {
+  const int64_t L = t.shape(h.q)[1];
+  Var q = permute(t, h.q, kHeadsOuter), k = permute(t, h.k, kHeadsOuter), v = permute(t, h.v, kHeadsOuter);
+  Var scores = scale(t, matmul(t, q, k, false, true), inv_sqrt_dh_);  // (B, H, L, L)
+  if (form.contextual) scores = add(t, scores, form.contextual(t, q, k, scores));
   if (terms.relative_keys) {  // queries_t . keys[row(t, u)], over sqrt(d_h) as q . k
     const RelativeKeys& r = *terms.relative_keys;
-    Var qr = permute(t, r.queries, heads_outer);
-    scores = add(t, scores, scale(t, relative_logits(t, qr, r.keys, relative_key_rows(r, L)), scale_by));
+    Var qr = permute(t, r.queries, kHeadsOuter);
+    scores = add(t, scores, scale(t, relative_logits(t, qr, r.keys, relative_key_rows(r, L)), inv_sqrt_dh_));
   }
   if (in.bias) {  // (H, L, L), broadcast over the batch
     Var full = in.bias->relative ? expand_relative(t, in.bias->values, L, L) : in.bias->values;
@@ -212,40 +227,44 @@ Var MultiHeadAttention::unfused(Tape& t, Var q, Var k, Var v, const AttentionInp
     Var F = permute(t, *terms.forget, {0, 2, 1});  // (B, H, L)
     scores = add(t, scores, sub(t, reshape(t, F, Shape{B, n_heads_, L, 1}), reshape(t, F, Shape{B, n_heads_, 1, L})));
   }
-  if (log_length_scale) {  // SSMax: row t of head h times s_h log n_t, n_t the keys it sees
+  if (terms.log_length_scale) {  // SSMax: row t of head h times s_h log n_t, n_t the keys it sees
     Var logn = t.input(log_key_counts(in).reshaped(Shape{in.positions->batch, 1, L, 1}));
-    Var s = reshape(t, t.param(*log_length_scale), Shape{n_heads_, 1, 1});
+    Var s = reshape(t, *terms.log_length_scale, Shape{n_heads_, 1, 1});
     scores = mul(t, scores, mul(t, logn, s));  // (B, H, L, L) * (B, H, L, 1)
   }
-  Var probs;  // (B, H, L, L)
-  const PositionalEncoding::Weights weights = in.encoding->weights();
-  if (weights.stick_breaking) {
-    // log A[t, j] = log sigmoid(z) + sum_{l > j, l visible} log sigmoid(-z[t, l]), by a product
-    // with the constant U[l, j] = [l > j]; then A at the visible keys, 0 elsewhere.
-    const Positions& pos = *in.positions;
-    Tensor visible = Tensor::zeros(Shape{pos.batch, 1, L, L}), later = Tensor::zeros(Shape{L, L});
-    for (int64_t b = 0; b < pos.batch; ++b)
-      for (int64_t row = 0; row < L; ++row)
-        for (int64_t u = 0; u < L; ++u)
-          if (in.visible.visible(row, u, pos.lengths[b]) && (weights.rule.attend_current || u < row))
-            visible[(b * L + row) * L + u] = 1;
-    for (int64_t l = 0; l < L; ++l)
-      for (int64_t j = 0; j < l; ++j) later[l * L + j] = 1;
-    Var vis = t.input(visible);
-    Var log_left = mul(t, log_sigmoid(t, scale(t, scores, -1)), vis);  // log(1 - sigmoid(z)) at the visible keys
-    Var rest = matmul(t, log_left, t.input(later));
-    probs = mul(t, exp(t, add(t, log_sigmoid(t, scores), rest)), vis);
-    if (weights.rule.remainder) {  // rem_t = prod_l (1 - sigmoid(z[t, l])) on the diagonal: out_t += rem_t v_t
-      Tensor eye = Tensor::zeros(Shape{L, L});
-      for (int64_t l = 0; l < L; ++l) eye[l * L + l] = 1;
-      Var rem = exp(t, reshape(t, sum_last(t, log_left), Shape{pos.batch, n_heads_, L, 1}));
-      probs = add(t, probs, mul(t, rem, t.input(std::move(eye))));
-    }
-  } else {
-    probs = softmax(t, scores, in.mask);
-  }
+  Var probs = softmax(t, scores, in.mask);  // (B, H, L, L)
   if (maps) *maps = probs;
-  return permute(t, matmul(t, probs, v), heads_outer);  // (B, H, L, d_h) -> (B, L, H, d_h)
+  return permute(t, matmul(t, probs, v), kHeadsOuter);  // (B, H, L, d_h) -> (B, L, H, d_h)
+}
+
+Var MultiHeadAttention::unfused_stickbreaking(Tape& t, Heads h, const AttentionInputs& in, StickBreakingRule rule,
+                                              Var* maps) {
+  const Positions& pos = *in.positions;
+  const int64_t L = t.shape(h.q)[1];
+  Var q = permute(t, h.q, kHeadsOuter), k = permute(t, h.k, kHeadsOuter), v = permute(t, h.v, kHeadsOuter);
+  Var scores = scale(t, matmul(t, q, k, false, true), inv_sqrt_dh_);  // (B, H, L, L)
+  // log A[t, j] = log sigmoid(z) + sum_{l > j, l visible} log sigmoid(-z[t, l]), by a product
+  // with the constant U[l, j] = [l > j]; then A at the visible keys, 0 elsewhere.
+  Tensor visible = Tensor::zeros(Shape{pos.batch, 1, L, L}), later = Tensor::zeros(Shape{L, L});
+  for (int64_t b = 0; b < pos.batch; ++b)
+    for (int64_t row = 0; row < L; ++row)
+      for (int64_t u = 0; u < L; ++u)
+        if (in.visible.visible(row, u, pos.lengths[b]) && (rule.attend_current || u < row))
+          visible[(b * L + row) * L + u] = 1;
+  for (int64_t l = 0; l < L; ++l)
+    for (int64_t j = 0; j < l; ++j) later[l * L + j] = 1;
+  Var vis = t.input(visible);
+  Var log_left = mul(t, log_sigmoid(t, scale(t, scores, -1)), vis);  // log(1 - sigmoid(z)) at the visible keys
+  Var rest = matmul(t, log_left, t.input(later));
+  Var weights = mul(t, exp(t, add(t, log_sigmoid(t, scores), rest)), vis);  // (B, H, L, L)
+  if (rule.remainder) {  // rem_t = prod_l (1 - sigmoid(z[t, l])) on the diagonal: out_t += rem_t v_t
+    Tensor eye = Tensor::zeros(Shape{L, L});
+    for (int64_t l = 0; l < L; ++l) eye[l * L + l] = 1;
+    Var rem = exp(t, reshape(t, sum_last(t, log_left), Shape{pos.batch, n_heads_, L, 1}));
+    weights = add(t, weights, mul(t, rem, t.input(std::move(eye))));
+  }
+  if (maps) *maps = weights;
+  return permute(t, matmul(t, weights, v), kHeadsOuter);  // (B, H, L, d_h) -> (B, L, H, d_h)
 }
 
 void MultiHeadAttention::collect_parameters(std::vector<Parameter*>& out) {

@@ -2,18 +2,20 @@
 //
 //   q, k, v = x W_q + b_q, x W_k + b_k, x W_v + b_v       (B, L, d) -> (B, L, H, d_h)
 //   q, k    = encoding.rotate(q, k)                        (hook b; may widen them: PoPE, 2 d_h)
-//   scores  = q k^T / sqrt(d_h) + bias                     (hook c)
-//   scores += encoding.contextual_bias(q, k, q k^T / sqrt(d_h)) (hook d, unfused path only)
-//   scores += F_t - F_u, F the running sums of encoding.log_forget_gates(x)  (hook e, FoX)
-//   scores += q'_t . r[t - u] / sqrt(d_h), q' the queries that take q's place (hook h,
-//             relative keys: Transformer-XL)
-//   scores  = q_t^T H_t ... H_{u+1} k_u / sqrt(d_h) instead, H from encoding.householder(x)
-//             (hook g, PaTH; no other additive term)
-//   scores *= s_h log n_t                                  (SSMax, with log_length_scale)
-//   scores += mask                                         (padding, causal, window)
-//   out     = concat_h(weights(scores) v) W_o + b_o        (the softmax, or hook f's weights:
-//                                                           stick-breaking)
-// The layer never names an encoding: it calls the hooks of whatever it is given.
+//   form    = encoding.form(x, q)                          (hook d: one of a closed set)
+//   heads   = the form's kernel on q, k, v:
+//     SoftmaxForm:   softmax(q k^T / sqrt(d_h) + bias      (hook c)
+//                      + contextual(q, k, q k^T / sqrt(d_h))   (CoPE; unfused only)
+//                      + F_t - F_u, F the running sums of the log forget gates  (FoX)
+//                      + q'_t . r[t - u] / sqrt(d_h)       (relative keys: Transformer-XL,
+//                                                           q' the queries that take q's place)
+//                      ) * s_h log n_t                     (SSMax, with log_length_scale)
+//                      + mask) v                           (padding, causal, window)
+//     StickBreakingForm: stick-breaking weights of q k^T / sqrt(d_h), masked, times v
+//     PathForm:      softmax(q_t^T H_t ... H_{u+1} k_u / sqrt(d_h) * s_h log n_t + mask) v
+//   out     = concat_h(heads) W_o + b_o
+// Each form has one row (attend) that names its packed, padded and unfused entry points. The
+// layer never names an encoding: it runs whatever form it is given.
 #pragma once
 
 #include <memory>
@@ -41,7 +43,7 @@ struct AttentionInputs {
   // A pair rotation (rope) inside the q and k projections (linear_rotate); false: the
   // encoding's rotate hook after plain projections.
   bool fused_rotation = true;
-  int64_t layer = 0;  // the block's index, for a contextual encoding's per-layer parameters
+  int64_t layer = 0;  // the block's index, for an encoding's per-layer parameters
 };
 
 class MultiHeadAttention : public Module {
@@ -68,11 +70,23 @@ class MultiHeadAttention : public Module {
   // The heads of x (B, L, d) or packed (T, d) merged back to x's shape: forward before the
   // output projection.
   Var merged_heads(Tape& t, Var x, const AttentionInputs& in, Var* maps);
-  // softmax(q k^T * scale + bias + mask) v by separate ops on (B, H, L, d_h) permutes of
-  // q, k, v; returns (B, L, H, d_h) and fills *maps when given.
-  Var unfused(Tape& t, Var q, Var k, Var v, const AttentionInputs& in, const LogitTerms& terms, Real scale,
-              Var* maps);
+  // One call's heads, (rows..., H, d_h) (q and k may be wider: PoPE).
+  struct Heads {
+    Var q, k, v;
+  };
+  // Each form's row: packed rows, the padded batch by the fused kernel, or the unfused
+  // composition (maps, analysis, the test reference). Returns (rows..., H, d_h).
+  Var attend(Tape& t, const SoftmaxForm& form, Heads h, const AttentionInputs& in, Var* maps);
+  Var attend(Tape& t, const StickBreakingForm& form, Heads h, const AttentionInputs& in, Var* maps);
+  Var attend(Tape& t, const PathForm& form, Heads h, const AttentionInputs& in, Var* maps);
+  // The unfused forms by separate ops on (B, H, L, d_h) permutes of q, k, v: the logits
+  // q k^T / sqrt(d_h) with the terms, then softmax(logits + mask), or the stick-breaking
+  // weights; return (B, L, H, d_h) and fill *maps when given.
+  Var unfused_softmax(Tape& t, Heads h, const AttentionInputs& in, const SoftmaxForm& form, const LogitTerms& terms,
+                      Var* maps);
+  Var unfused_stickbreaking(Tape& t, Heads h, const AttentionInputs& in, StickBreakingRule rule, Var* maps);
   int64_t d_model_, n_heads_;
+  Real inv_sqrt_dh_;
 };
 
 }  // namespace ordo

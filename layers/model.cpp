@@ -158,10 +158,10 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   // Each distinct encoding once: its embedding term, then its bias (shared by its blocks).
   for (auto& e : encodings_) x = e->embed(t, x, pos);
   std::vector<std::optional<AttentionBias>> biases;
-  bool contextual = false;
+  bool needs_logits = false;
   for (auto& e : encodings_) {
     biases.push_back(e->bias(t, pos));
-    contextual = contextual || e->contextual();
+    needs_logits = needs_logits || encoding_info(e->name()).needs_logits;
   }
   auto bias_of = [&](const PositionalEncoding* e) {
     for (size_t i = 0; i < encodings_.size(); ++i)
@@ -172,7 +172,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   AttentionInputs in;
   in.positions = &pos;
   in.visible = AttentionMask(cfg_.causal, cfg_.window);
-  in.fused = cfg_.fused_attention && !contextual;  // a contextual term needs the logits
+  in.fused = cfg_.fused_attention && !needs_logits;  // a contextual term needs the logits
   in.fused_rotation = cfg_.fused_epilogues;
   // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
   // not B L): padded rows never influence real ones (their keys are masked, their outputs

@@ -70,9 +70,14 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
     }
     parts.push_back("logit bias, " + (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
-  // (h) relative keys (transformer_xl): its layer-0 terms beyond q . k with q = k = ones,
+  // (d) the softmax form's terms of layer 0 at uniform content (x = 0, q = k = ones). The
+  // other forms (stick-breaking, PaTH) have no logit term to show.
+  const AttentionForm form = enc.form(tape, LayerInput{x, q, &pos, 0});
+  const SoftmaxForm* softmax = std::get_if<SoftmaxForm>(&form);
+  // Relative keys (transformer_xl): its layer-0 terms beyond q . k with q = k = ones,
   // (q_t + u) . k_u - q_t . k_u + qr_t . R[row(t, u)], over sqrt(d_h) as in the attention.
-  if (std::optional<PositionalEncoding::RelativeKeyTerm> rel = enc.relative_keys(tape, q, pos, 0)) {
+  if (softmax && softmax->relative_keys) {
+    const RelativeKeyTerm* rel = &*softmax->relative_keys;
     const Tensor& cq = tape.value(rel->content_queries);  // (1, L, heads, dh)
     const Tensor& qr = tape.value(rel->keys.queries);     // (1, L, heads, dh)
     const Tensor& keys = tape.value(rel->keys.keys);      // (N, heads, dh)
@@ -93,12 +98,12 @@ PositionSimilarity position_similarity(PositionalEncoding& enc, int64_t L, int64
     parts.push_back("relative-key terms of layer 0 with q = k = ones, " +
                     (head >= 0 ? "head " + std::to_string(head) : "mean over heads"));
   }
-  // (d) contextual (cope): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
+  // A contextual term (cope): its layer-0 term with q = k = ones, so every logit is sqrt(d_h)
   // and the term shows the encoding at uniform content.
-  if (enc.contextual()) {
+  if (softmax && softmax->contextual) {
     Var qh = tape.input(Tensor::full(Shape{1, heads, L, dh}, 1));
     Var scores = tape.input(Tensor::full(Shape{1, heads, L, L}, static_cast<Real>(std::sqrt(static_cast<double>(dh)))));
-    const Tensor& v = tape.value(enc.contextual_bias(tape, qh, qh, scores, pos, 0));  // (1, H, L, L)
+    const Tensor& v = tape.value(softmax->contextual(tape, qh, qh, scores));  // (1, H, L, L)
     for (int64_t h = 0; h < heads; ++h) {
       if (head >= 0 && h != head) continue;
       const double w = head >= 0 ? 1.0 : 1.0 / static_cast<double>(heads);

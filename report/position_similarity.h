@@ -7,8 +7,10 @@
 //            <R(t) q, R(u) q>; xpos with its decay; pope 2 d_h wide), per head, averaged
 //            over heads (or one head);
 //   bias   : the logit bias b[h, t, u], averaged over heads (or one head);
-//   contextual: layer 0's term with q = k = ones (every logit sqrt(d_h)): the encoding at
-//            uniform content, averaged over heads (or one head).
+//   form   : the softmax form's terms of layer 0 at uniform content (x = 0, q = k = ones,
+//            every logit sqrt(d_h)): relative keys (transformer_xl) and a contextual term
+//            (cope), averaged over heads (or one head); stick-breaking, PaTH and FoX's gates
+//            depend on the content and add nothing here.
 // An encoding with no hook (none) gives all zeros. `ordo inspect-pe` draws it.
 #pragma once
 

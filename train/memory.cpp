@@ -45,7 +45,7 @@ Probe probe(const TrainConfig& cfg, const Task& task, int64_t layers, const std:
     EncodingConfig ec = m.posenc;
     ec.d_model = m.d_model, ec.n_heads = m.n_heads, ec.n_layers = layers, ec.causal = m.causal;
     std::stable_partition(distinct.begin(), distinct.end(),
-                          [&](const std::string& e) { return make_encoding(e, ec)->contextual(); });
+                          [](const std::string& e) { return encoding_info(e).needs_logits; });
     std::vector<std::string> probe_blocks;
     for (int64_t l = 0; l < layers; ++l) probe_blocks.push_back(distinct[static_cast<size_t>(l) % distinct.size()]);
     m.layer_encodings = LayerEncodings(std::move(probe_blocks));

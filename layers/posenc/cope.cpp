@@ -6,7 +6,7 @@
 //   g_it = sigmoid(s_it)                     s = q k^T / sqrt(d_h), the layer's logits
 //   p_ij = min(sum_{t=j..i} g_it, P - 1)     a fractional, contextual "distance"
 //   term_ij = q_i . e[p_ij],  e[p] = (1 - w) e[floor p] + w e[ceil p],  w = p - floor p
-// added to the logits (contextual hook). When every gate is 1, p_ij = i - j + 1 and CoPE is
+// added to the logits (SoftmaxForm::contextual). When every gate is 1, p_ij = i - j + 1 and CoPE is
 // a learned relative encoding; a gate that opens only on, say, separators makes p count
 // them. e (P, d_h) is learned per layer and shared by the heads, zero at init, as in the
 // authors' code. P is the training length + 1 by default, as the authors size it (block
@@ -46,9 +46,21 @@ class CopeEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "cope"; }
 
-  bool contextual() const override { return true; }
+  AttentionForm form(Tape&, const LayerInput& in) override {
+    return SoftmaxForm{.contextual = [this, layer = in.layer](Tape& t, Var q, Var /*k*/, Var scores) {
+      return term(t, q, scores, layer);
+    }};
+  }
 
-  Var contextual_bias(Tape& t, Var q, Var /*k*/, Var scores, const Positions&, int64_t layer) override {
+  std::vector<Parameter*> parameters() override {
+    std::vector<Parameter*> out;
+    tables_->each([&](Parameter& p) { out.push_back(&p); });
+    return out;
+  }
+
+ private:
+  // The layer's term from q (B, H, L, d_h) and the logits scores (B, H, L, L).
+  Var term(Tape& t, Var q, Var scores, int64_t layer) {
     const Shape sq = t.shape(q), ss = t.shape(scores);  // copies: the tape grows below
     ORDO_CHECK(sq.rank() == 4 && sq[3] == d_head_, "cope: q must be (B, H, L, ", d_head_, "), got ", sq);
     const int64_t B = sq[0], H = sq[1], L = sq[2], rows = B * H * L;
@@ -80,13 +92,6 @@ class CopeEncoding final : public PositionalEncoding {
     return reshape(t, term, Shape{B, H, L, L});
   }
 
-  std::vector<Parameter*> parameters() override {
-    std::vector<Parameter*> out;
-    tables_->each([&](Parameter& p) { out.push_back(&p); });
-    return out;
-  }
-
- private:
   struct Constants {
     Tensor lower;   // (L, L): 1 where key <= query
     Tensor suffix;  // (L, L): U[t, j] = 1 where t >= j
@@ -122,6 +127,7 @@ EncodingInfo encoding_info_cope() {
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: they come from the content
       .causal_only = true,
+      .needs_logits = true,
       .changes = {{2, "its position table now has the training length + 1 rows by default, as the authors "
                       "size it (block size + 1); older CoPE checkpoints have one row fewer (--cope-positions "
                       "<training length> now trains that CoPE)",

@@ -1,22 +1,19 @@
 // layers/posenc/encoding.h: the one interface every positional encoding implements.
 //
-// Every positional scheme acts in one of eight places (any subset):
+// Every positional scheme acts in one of four places (any subset):
 //   (a) embed : adds a (B or 1, L, d) term to the token embeddings;
 //   (b) rotate: transforms each head's q and k (B, L, H, d_h) before the dot product, to
 //               the same or a larger width (PoPE: 2 d_h, polar coordinates);
-//   (c) bias  : adds a term to the attention logits, either a full (H, Lq, Lk) tensor or
-//               a relative one (H, Lq + Lk - 1) that depends on u - t only;
-//   (d) contextual: adds a (B, H, L, L) term to the logits computed from the queries, the
-//               keys and the logits themselves, per layer (CoPE: positions counted by the
-//               content);
-//   (e) forget gates: per layer, log gates from the layer's input whose running sums decay
-//               the logits with the content between query and key (FoX);
-//   (f) weights: replaces the softmax (stick-breaking: each key takes a share of what the
-//               nearer keys left);
-//   (g) householder: per layer, reflections from the layer's input that transform each key
-//               by the tokens between it and the query (PaTH);
-//   (h) relative keys: per layer, a key per distance that each query meets beside the
-//               content keys (Transformer-XL).
+//   (c) bias  : adds a term to the softmax's logits, either a full (H, Lq, Lk) tensor or a
+//               relative one (H, Lq + Lk - 1) that depends on u - t only, once per pass;
+//   (d) form  : per layer, the attention's form, one value of a closed set (AttentionForm):
+//               - SoftmaxForm, the softmax of q . k / sqrt(d_h) plus (c) plus the terms the
+//                 encoding gives: forget gates (FoX), relative keys (Transformer-XL), a
+//                 contextual term from the logits (CoPE);
+//               - StickBreakingForm, weights in place of the softmax (stick-breaking);
+//               - PathForm, Householder products between query and key (PaTH).
+//               A form carries only what it can use: stick-breaking and PaTH take no logit
+//               term, so none can be given to them.
 // The attention layer calls these hooks and never names an encoding. An encoding is one
 // file in this folder, which also declares the encoding's options (EncodingInfo), plus one
 // line in registry.cpp (docs/guides/add-encoding.md walks through it).
@@ -30,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/ops.h"
@@ -112,6 +110,62 @@ struct AttentionBias {
   bool relative = false;
 };
 
+// What one layer's attention hands an encoding's form hook (d).
+struct LayerInput {
+  // The layer's input (B, L, d), or packed (T, d): the normed block input q, k and v are
+  // projected from.
+  Var x = {};
+  // The layer's queries after rotate: (B, L, H, d_h), or packed (T, H, d_h).
+  Var q = {};
+  const Positions* positions = nullptr;  // pos tells a packed x's rows
+  int64_t layer = 0;                     // the block's index, for per-layer parameters
+};
+
+// ---- the attention forms: a closed set (AttentionForm) ----------------------------------------
+
+// Transformer-XL's term: the queries that take q's place in q . k (q + u), and the relative
+// keys: the logit of query t and key u gets keys.queries_t . keys.keys[pos(t) - pos(u) +
+// offset] over sqrt(d_h) (core/ops.h RelativeKeys; positions: Positions::index). The fused
+// kernels add it tile by tile; the unfused path forms it (relative_logits).
+struct RelativeKeyTerm {
+  Var content_queries;  // as q
+  RelativeKeys keys;
+};
+
+// The softmax of the logits q_t . k_u / sqrt(d_h), plus the encoding's bias (c), plus the
+// terms below (each optional, any subset; SSMax scales the sum when the model has it).
+struct SoftmaxForm {
+  // FoX: log forget gates (rows..., H) from LayerInput::x. The attention adds
+  // sum_{l = u+1 .. t} log f_l to the logit of query t and key u, from running sums inside the
+  // fused attention (fox.cpp).
+  std::optional<Var> log_forget_gates = {};
+  // Transformer-XL (transformer_xl.cpp).
+  std::optional<RelativeKeyTerm> relative_keys = {};
+  // CoPE: a (B, H, L, L) term from the layer's q, k (B, H, L, d_h) and its logits
+  // q k^T / sqrt(d_h) (B, H, L, L) before any other term (cope.cpp). It needs the logits
+  // formed: the encoding says so in EncodingInfo::needs_logits, and the model then takes
+  // the unfused path.
+  std::function<Var(Tape&, Var q, Var k, Var scores)> contextual = {};
+};
+
+// Weights in place of the softmax (stick-breaking, stickbreaking.cpp): each key takes a share
+// of what the nearer keys left (core/ops.h stickbreaking_attention). No logit term.
+struct StickBreakingForm {
+  StickBreakingRule rule = {};  // its own key, its remainder
+};
+
+// PaTH (path.cpp; core/ops.h path_attention): the factors of H_l = I - beta_l w_l w_l^T from
+// LayerInput::x, w (rows..., H, d_h) each head's vector of (about) unit length and beta
+// (rows..., H); the logit of query t and key u <= t is q_t^T H_t ... H_{u+1} k_u / sqrt(d_h)
+// in place of q_t . k_u, under the softmax. No other logit term (SSMax, a scale of the whole
+// logit, applies).
+struct PathForm {
+  Var w = {};
+  Var beta = {};
+};
+
+using AttentionForm = std::variant<SoftmaxForm, StickBreakingForm, PathForm>;
+
 class PositionalEncoding {
  public:
   virtual ~PositionalEncoding() = default;
@@ -131,56 +185,9 @@ class PositionalEncoding {
   }
   // (c) computed once per forward pass and shared by every layer.
   virtual std::optional<AttentionBias> bias(Tape&, const Positions&) { return std::nullopt; }
-  // (d) per layer: q, k (B, H, L, d_h) the layer's queries and keys (after rotate), scores
-  // (B, H, L, L) = q k^T / sqrt(d_h) before bias and mask; returns a (B, H, L, L) term for
-  // the logits.
-  // An encoding that has it returns true from contextual(); the attention then takes the
-  // unfused path (the fused op never forms the logits).
-  virtual bool contextual() const { return false; }
-  virtual Var contextual_bias(Tape&, Var /*q*/, Var /*k*/, Var /*scores*/, const Positions&, int64_t /*layer*/) {
-    fail(name(), " has no contextual hook");
-  }
-
-  // (e) per layer: log forget gates (rows..., H) from the layer's input x (rows..., d), the
-  // normed block input q, k and v are projected from (x is (B, L, d) or packed (T, d)). The
-  // attention adds sum_{l = u+1 .. t} log f_l to the logit of query t and key u, from running
-  // sums inside the fused attention (FoX, fox.cpp). None: no such term.
-  virtual std::optional<Var> log_forget_gates(Tape&, Var /*x*/, int64_t /*layer*/) { return std::nullopt; }
-
-  // (f) the weights: how a query's logits become its weights over the keys. The softmax,
-  // unless the encoding replaces it (stick-breaking, stickbreaking.cpp); then it has no other
-  // hook's term on the logits to give.
-  struct Weights {
-    bool stick_breaking = false;
-    StickBreakingRule rule;  // stick-breaking: its own key, its remainder (core/ops.h)
-  };
-  virtual Weights weights() const { return {}; }
-
-  // (g) per layer: the factors of H_l = I - beta_l w_l w_l^T from the layer's input x (as for
-  // (e)): w (rows..., H, d_h), each head's vector of (about) unit length, and beta (rows..., H). The
-  // attention then takes as logit of query t and key u <= t q_t^T H_t ... H_{u+1} k_u (PaTH,
-  // path.cpp; core/ops.h path_attention), in place of q_t . k_u; no other hook's term on the
-  // logits is then given. pos tells a packed x's rows (x (T, d), outputs (T, ...)).
-  struct Householder {
-    Var w;
-    Var beta;
-  };
-  virtual std::optional<Householder> householder(Tape&, Var /*x*/, const Positions&, int64_t /*layer*/) {
-    return std::nullopt;
-  }
-
-  // (h) per layer: q (B, L, H, d_h), or packed (T, H, d_h), the layer's queries after
-  // rotate. Returns the queries that take q's place in q . k, and the relative keys: the
-  // logit of query t and key u gets queries_t . keys[pos(t) - pos(u) + offset] over
-  // sqrt(d_h) (core/ops.h RelativeKeys; positions: Positions::index). The fused kernels add
-  // it tile by tile; the unfused path forms it (relative_logits). None: no such term.
-  struct RelativeKeyTerm {
-    Var content_queries;
-    RelativeKeys keys;
-  };
-  virtual std::optional<RelativeKeyTerm> relative_keys(Tape&, Var /*q*/, const Positions&, int64_t /*layer*/) {
-    return std::nullopt;
-  }
+  // (d) per layer: the form of the layer's attention (AttentionForm above): the softmax with
+  // no term beyond the bias unless the encoding says otherwise.
+  virtual AttentionForm form(Tape&, const LayerInput&) { return SoftmaxForm{}; }
 
   // Learned tables, named "posenc.<what>".
   virtual std::vector<Parameter*> parameters() { return {}; }
@@ -227,9 +234,13 @@ struct EncodingInfo {
   // keys): make_encoding refuses a bidirectional configuration, and a study runs the
   // encoding causal, labelled "causal=true" (study/study.cpp).
   bool causal_only = false;
-  // Its layers keep the softmax; false: its weights replace it (stick-breaking, hook f), so
-  // there is no softmax for --score-scale to scale, and the model refuses the flag with it.
+  // Its form keeps a softmax (SoftmaxForm, PathForm); false: its weights replace it
+  // (StickBreakingForm), so there is no softmax for --score-scale to scale, and the model
+  // refuses the flag with it.
   bool has_softmax = true;
+  // Its softmax form has a contextual term (SoftmaxForm::contextual), which needs the logits
+  // formed: a model with it takes the unfused attention (O(L^2) per layer).
+  bool needs_logits = false;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each

@@ -7,7 +7,7 @@
 // and the logit of query i and key j <= i gets
 //   D_ij = sum_{l = j+1 .. i} log f_l = F_i - F_j,    F_t = sum_{l <= t} log f_l
 // (D_ii = 0; the gate of token 0 is never used). No other position term: FoX replaces the
-// encoding. The attention takes the log gates (log_forget_gates hook), forms the running
+// encoding. The attention takes the log gates (SoftmaxForm::log_forget_gates), forms the running
 // sums F per sequence (core/ops.h running_sum) and the fused kernel adds F_i - F_j tile by
 // tile (core/ops.h LogitTerms::forget): O(L) memory, no (L, L) tensor.
 //
@@ -35,8 +35,8 @@ class FoxEncoding final : public PositionalEncoding {
         }) {}
   std::string name() const override { return "fox"; }
 
-  std::optional<Var> log_forget_gates(Tape& t, Var x, int64_t layer) override {
-    return log_sigmoid(t, gates_.at(layer).forward(t, x));  // (rows..., H)
+  AttentionForm form(Tape& t, const LayerInput& in) override {
+    return SoftmaxForm{.log_forget_gates = log_sigmoid(t, gates_.at(in.layer).forward(t, in.x))};  // (rows..., H)
   }
 
   std::vector<Parameter*> parameters() override {

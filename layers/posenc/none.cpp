@@ -1,8 +1,8 @@
 // layers/posenc/none.cpp: no positional encoding (NoPE).
 //
-// Implements none of the eight hooks, so the model sees the tokens only. With
-// bidirectional attention and mean pooling the model is then permutation-invariant: a
-// baseline that can only learn what does not depend on order.
+// Implements none of the four hooks (its form is the plain softmax), so the model sees the
+// tokens only. With bidirectional attention and mean pooling the model is then
+// permutation-invariant: a baseline that can only learn what does not depend on order.
 #include "layers/posenc/encoding.h"
 
 namespace ordo {

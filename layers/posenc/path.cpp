@@ -14,7 +14,7 @@
 // positions without bias, SiLU, then each head's d_h components divided by
 // sqrt(sum w^2 + 1e-6). beta from a Linear with bias. Every weight N(0, 0.02^2), biases 0, so
 // beta close to 1 at the start. One set per layer. The attention hands q, k, v and the factors to
-// core/ops.h path_attention (hook g): O(L) memory, no (L, L) tensor. Causal only.
+// core/ops.h path_attention (its form, encoding.h PathForm): O(L) memory, no (L, L) tensor. Causal only.
 #include <map>
 #include <memory>
 #include <string>
@@ -60,8 +60,10 @@ class PathEncoding final : public PositionalEncoding {
         }) {}
   std::string name() const override { return "path"; }
 
-  std::optional<Householder> householder(Tape& t, Var x, const Positions& pos, int64_t layer) override {
-    LayerFactors& f = layers_.at(layer);
+  AttentionForm form(Tape& t, const LayerInput& in) override {
+    const Positions& pos = *in.positions;
+    const Var x = in.x;
+    LayerFactors& f = layers_.at(in.layer);
     const bool packed = t.shape(x).rank() == 2;  // (T, d): the convolution runs on the padded layout
     Var xs = packed ? unpack_rows(t, x, pos.lengths, pos.length) : x;  // (B, L, d)
     const Shape s = t.shape(xs);
@@ -77,8 +79,8 @@ class PathEncoding final : public PositionalEncoding {
     Var norm2 = add(t, sum_last(t, mul(t, y, y)), t.input(Tensor::scalar(kNormEps)));  // (B, L, H)
     Var w = mul(t, y, reshape(t, exp(t, scale(t, log(t, norm2), -0.5)), Shape{B, L, heads_, 1}));
     Var beta = scale(t, sigmoid(t, f.beta.forward(t, xs)), 2);  // (B, L, H)
-    if (packed) return Householder{pack_rows(t, w, pos.lengths), pack_rows(t, beta, pos.lengths)};
-    return Householder{w, beta};
+    if (packed) return PathForm{pack_rows(t, w, pos.lengths), pack_rows(t, beta, pos.lengths)};
+    return PathForm{w, beta};
   }
 
   std::vector<Parameter*> parameters() override {

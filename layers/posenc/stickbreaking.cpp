@@ -1,6 +1,6 @@
 // layers/posenc/stickbreaking.cpp: stick-breaking attention (Tan et al., ICLR 2025, arXiv
 // 2410.17980; docs/spec.md §2.18), the position method that is no encoding: it replaces the
-// softmax (hook f). Query i gives key j < i the weight
+// softmax (its form, encoding.h StickBreakingForm). Query i gives key j < i the weight
 //   A_ij = sigmoid(z_ij) prod_{j < l < i} (1 - sigmoid(z_il)),   z_ij = q_i . k_j / sqrt(d_h)
 // so the nearest keys take their share first and farther ones what is left: order comes
 // from the weights themselves. The kernel is core/ops/stickbreaking_attention.cpp (log space,
@@ -27,7 +27,7 @@ class StickBreaking final : public PositionalEncoding {
       : rule_{.attend_current = cfg.options.flag("sb-attend-current"),
               .remainder = !cfg.options.flag("sb-drop-remainder")} {}
   std::string name() const override { return "stickbreaking"; }
-  Weights weights() const override { return {.stick_breaking = true, .rule = rule_}; }
+  AttentionForm form(Tape&, const LayerInput&) override { return StickBreakingForm{rule_}; }
 
  private:
   StickBreakingRule rule_;

@@ -6,9 +6,9 @@
 // with R_s the fixed sinusoid of the distance s (width d = H d_h, its sines then its cosines,
 // R_s = [sin(s w_0..w_{d/2-1}), cos(s w_0..)], w_m = 10000^(-2m/d), as in the authors' code),
 // W_R (d, H d_h) a learned map from it to each head's relative key, and u, v (d_h per
-// head) learned: the "global content bias" and the "global positional bias". The
-// relative-keys hook (encoding.h, h) gives q_i + u for the content product and the relative
-// keys W_R R_s with their queries q_i + v.
+// head) learned: the "global content bias" and the "global positional bias". Its form is a
+// softmax with relative keys (encoding.h SoftmaxForm::relative_keys): q_i + u for the content
+// product and the relative keys W_R R_s with their queries q_i + v.
 // Distances are those of the positions (Positions::at), i - j = at(i) - at(j), negative
 // beyond the query in bidirectional attention (the sines tell the two sides apart).
 //
@@ -53,7 +53,19 @@ class TransformerXlEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "transformer_xl"; }
 
-  std::optional<RelativeKeyTerm> relative_keys(Tape& t, Var q, const Positions& pos, int64_t layer) override {
+  AttentionForm form(Tape& t, const LayerInput& in) override {
+    return SoftmaxForm{.relative_keys = relative_keys(t, in.q, *in.positions, in.layer)};
+  }
+
+  std::vector<Parameter*> parameters() override {
+    std::vector<Parameter*> out;
+    for (auto& l : layers_)
+      for (Parameter* p : {l.w_r.get(), l.u.get(), l.v.get()}) out.push_back(p);
+    return out;
+  }
+
+ private:
+  RelativeKeyTerm relative_keys(Tape& t, Var q, const Positions& pos, int64_t layer) {
     const Shape sq = t.shape(q);  // a copy: the tape grows below
     ORDO_CHECK((sq.rank() == 4 || sq.rank() == 3) && sq[-2] == heads_ && sq[-1] == d_head_, "transformer_xl: q must be (B, L, ",
                heads_, ", ", d_head_, ") or packed (T, ", heads_, ", ", d_head_, "), got ", sq);
@@ -79,14 +91,6 @@ class TransformerXlEncoding final : public PositionalEncoding {
     return term;
   }
 
-  std::vector<Parameter*> parameters() override {
-    std::vector<Parameter*> out;
-    for (auto& l : layers_)
-      for (Parameter* p : {l.w_r.get(), l.u.get(), l.v.get()}) out.push_back(p);
-    return out;
-  }
-
- private:
   struct Layer {
     std::unique_ptr<Parameter> w_r;  // (d, H d_h)
     std::unique_ptr<Parameter> u;    // (H d_h): content bias, head by head

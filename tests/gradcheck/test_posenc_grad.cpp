@@ -238,7 +238,7 @@ TEST_CASE("t5, kerple and fire gradients through the full bias of randomized pos
   }
 }
 
-TEST_CASE("cope gradients w.r.t. q, the logits and the position table through the contextual hook", "[posenc][gradcheck]") {
+TEST_CASE("cope gradients w.r.t. q, the logits and the position table through its softmax form's contextual term", "[posenc][gradcheck]") {
   EncodingConfig cfg;
   cfg.d_model = 6;
   cfg.n_heads = 2;  // d_h = 3
@@ -252,7 +252,8 @@ TEST_CASE("cope gradients w.r.t. q, the logits and the position table through th
   const Positions pos{B, L, {L, L}};
   Tensor R = uniform({B, H, L, L}, 80);
   auto term_loss = [&](Tape& t, Var q, Var s) {
-    return sum(t, mul(t, mul(t, enc->contextual_bias(t, q, q, s, pos, 0), s), t.input(R)));
+    const AttentionForm form = enc->form(t, LayerInput{Var{}, Var{}, &pos, 0});
+    return sum(t, mul(t, mul(t, std::get<SoftmaxForm>(form).contextual(t, q, q, s), s), t.input(R)));
   };
   const Tensor q0 = uniform({B, H, L, 3}, 81), s0 = uniform({B, H, L, L}, 82, -2, 2);
   REQUIRE_GRADS_OK(check_gradients([&](Tape& t, const std::vector<Var>& v) { return term_loss(t, v[0], v[1]); }, {q0, s0}));
@@ -269,7 +270,7 @@ TEST_CASE("relative_logits gradients, rows shared by many pairs and rows no pair
       {uniform({B, H, L, d}, 120), uniform({N, H, d}, 121)}));
 }
 
-TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the relative-keys hook and the fused attention", "[posenc][gradcheck]") {
+TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through its softmax form's relative keys and the fused attention", "[posenc][gradcheck]") {
   EncodingConfig cfg;
   cfg.d_model = 6;
   cfg.n_heads = 2;  // d_h = 3
@@ -286,7 +287,8 @@ TEST_CASE("transformer_xl gradients w.r.t. q, k and its W_R, u and v through the
     if (randomized) pos.index = {2, 3, 7, 8, 12};
     // The attention of layer 1 with the hook's terms, q, k (B, L, H, d_h).
     auto attend = [&](Tape& t, Var q, Var k) {
-      auto rel = enc->relative_keys(t, q, pos, 1);
+      const AttentionForm form = enc->form(t, LayerInput{Var{}, q, &pos, 1});
+      const auto& rel = std::get<SoftmaxForm>(form).relative_keys;
       LogitTerms terms;
       terms.relative_keys = rel->keys;
       return fused_attention(t, rel->content_queries, k, t.input(v0), terms, pos.lengths, AttentionMask(false, 0),

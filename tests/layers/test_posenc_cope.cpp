@@ -30,7 +30,7 @@ Cope make_cope(int64_t P) {
   cfg.causal = true;
   cfg.options.set("cope-positions", std::to_string(P));
   Cope c{make_encoding("cope", cfg), {}};
-  REQUIRE(c.enc->contextual());
+  REQUIRE(encoding_info("cope").needs_logits);
   REQUIRE(c.enc->parameters().size() == 2);  // one table per layer
   Parameter& table = *c.enc->parameters()[0];
   REQUIRE(table.value.shape() == (Shape{P, kHeadDim}));
@@ -39,12 +39,20 @@ Cope make_cope(int64_t P) {
   return c;
 }
 
-// The hook's (1, H, L, L) term for queries q and logits filled with `logit`.
+// The contextual term of the encoding's softmax form at `layer`.
+Var contextual(PositionalEncoding& enc, Tape& t, Var q, Var scores, const Positions& pos, int64_t layer) {
+  const AttentionForm form = enc.form(t, LayerInput{Var{}, Var{}, &pos, layer});
+  REQUIRE(std::holds_alternative<SoftmaxForm>(form));
+  REQUIRE(std::get<SoftmaxForm>(form).contextual);
+  return std::get<SoftmaxForm>(form).contextual(t, q, q, scores);
+}
+
+// The (1, H, L, L) term for queries q and logits filled with `logit`.
 Tensor term(Cope& c, const Tensor& q, double logit) {
   Tape t;
   Tensor s = Tensor::empty(Shape{1, kHeads, kLen, kLen});
   for (int64_t i = 0; i < s.numel(); ++i) s[i] = static_cast<Real>(logit);
-  return t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s), Positions{1, kLen, {int32_t(kLen)}}, 0)).clone();
+  return t.value(contextual(*c.enc, t, t.input(q), t.input(s), Positions{1, kLen, {int32_t(kLen)}}, 0)).clone();
 }
 
 Tensor random_q(uint64_t stream) {
@@ -105,8 +113,8 @@ TEST_CASE("cope: keys after the query add nothing to its positions", "[posenc][c
     for (int64_t i = 0; i < kLen; ++i)
       for (int64_t j = i + 1; j < kLen; ++j) s2[((h * kLen) + i) * kLen + j] = 50;  // future logits changed
   const Positions pos{1, kLen, {int32_t(kLen)}};
-  const Tensor a = t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s), pos, 1)).clone();
-  const Tensor b = t.value(c.enc->contextual_bias(t, t.input(q), t.input(q), t.input(s2), pos, 1)).clone();
+  const Tensor a = t.value(contextual(*c.enc, t, t.input(q), t.input(s), pos, 1)).clone();
+  const Tensor b = t.value(contextual(*c.enc, t, t.input(q), t.input(s2), pos, 1)).clone();
   for (int64_t h = 0; h < kHeads; ++h)
     for (int64_t i = 0; i < kLen; ++i)
       for (int64_t j = 0; j <= i; ++j) CHECK(a[((h * kLen) + i) * kLen + j] == b[((h * kLen) + i) * kLen + j]);

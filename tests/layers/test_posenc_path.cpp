@@ -137,8 +137,9 @@ TEST_CASE("path: w and beta from the layer input as the authors build them", "[l
 
   Positions pos = make_positions(L, lengths);
   Tape t;
-  auto f = path->householder(t, t.input(x), pos, 1);
-  REQUIRE(f.has_value());
+  const AttentionForm form = path->form(t, LayerInput{t.input(x), Var{}, &pos, 1});
+  const PathForm* f = std::get_if<PathForm>(&form);
+  REQUIRE(f);
   const Tensor w = t.value(f->w).clone(), beta = t.value(f->beta).clone();
   REQUIRE(w.shape() == Shape{B, L, H, dh});
   REQUIRE(beta.shape() == Shape{B, L, H});
@@ -172,8 +173,9 @@ TEST_CASE("path: w and beta from the layer input as the authors build them", "[l
   }
   // Packed input: the real rows' factors, bit for bit.
   Tape tp;
-  auto fp = path->householder(tp, pack_rows(tp, tp.input(x), lengths), pos, 1);
-  REQUIRE(fp.has_value());
+  const AttentionForm packed = path->form(tp, LayerInput{pack_rows(tp, tp.input(x), lengths), Var{}, &pos, 1});
+  const PathForm* fp = std::get_if<PathForm>(&packed);
+  REQUIRE(fp);
   CHECK(tp.value(unpack_rows(tp, fp->w, lengths, L)).to_vector() ==
         t.value(unpack_rows(t, pack_rows(t, f->w, lengths), lengths, L)).to_vector());
 }

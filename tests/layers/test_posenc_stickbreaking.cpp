@@ -165,8 +165,9 @@ TEST_CASE("stick-breaking is refused bidirectionally and without a causal mask",
   Var x = t.input(random_tensor(Shape{1, 4, 1, 2}, 21));
   REQUIRE_THROWS_WITH(stickbreaking_attention(t, x, x, x, {4}, false, {}, 1), Contains("needs a causal mask"));
   cfg.causal = true;
-  const PositionalEncoding::Weights w = make_encoding("stickbreaking", cfg)->weights();
-  CHECK(w.stick_breaking);
-  CHECK(w.rule.remainder);  // the authors' form by default
-  CHECK_FALSE(w.rule.attend_current);
+  const AttentionForm form = make_encoding("stickbreaking", cfg)->form(t, LayerInput{});
+  REQUIRE(std::holds_alternative<StickBreakingForm>(form));
+  const StickBreakingRule rule = std::get<StickBreakingForm>(form).rule;
+  CHECK(rule.remainder);  // the authors' form by default
+  CHECK_FALSE(rule.attend_current);
 }

@@ -27,9 +27,19 @@ std::unique_ptr<PositionalEncoding> make_xl(int64_t layers = 2, uint64_t seed = 
   cfg.n_heads = kHeads;
   cfg.n_layers = layers;
   cfg.seed = seed;
-  auto enc = make_encoding("transformer_xl", cfg);
-  REQUIRE_FALSE(enc->contextual());
-  return enc;
+  REQUIRE_FALSE(encoding_info("transformer_xl").needs_logits);
+  return make_encoding("transformer_xl", cfg);
+}
+
+// The relative keys of the encoding's softmax form for queries q (B, L, H, d_h) at `layer`.
+RelativeKeyTerm relative_keys(PositionalEncoding& enc, Tape& t, Var q, const Positions& pos, int64_t layer) {
+  const AttentionForm form = enc.form(t, LayerInput{Var{}, q, &pos, layer});
+  REQUIRE(std::holds_alternative<SoftmaxForm>(form));
+  const SoftmaxForm& softmax = std::get<SoftmaxForm>(form);
+  REQUIRE(softmax.relative_keys);
+  REQUIRE_FALSE(softmax.log_forget_gates);
+  REQUIRE_FALSE(softmax.contextual);
+  return *softmax.relative_keys;
 }
 
 // The authors' sinusoid (sines, then cosines) of position p, width D.
@@ -57,10 +67,9 @@ Inputs random_inputs(int64_t B, int64_t L, uint64_t stream) {
 Tensor logits(PositionalEncoding& enc, const Inputs& in, const Positions& pos, int64_t layer) {
   const int64_t B = in.q.dim(0), L = in.q.dim(2);
   Tape t;
-  auto rel = enc.relative_keys(t, permute(t, t.input(in.q), {0, 2, 1, 3}), pos, layer);  // q as (B, L, H, d_h)
-  REQUIRE(rel);
-  REQUIRE(rel->keys.positions == pos.index);
-  const Tensor &cq = t.value(rel->content_queries), &qr = t.value(rel->keys.queries), &keys = t.value(rel->keys.keys);
+  const RelativeKeyTerm rel = relative_keys(enc, t, permute(t, t.input(in.q), {0, 2, 1, 3}), pos, layer);  // q as (B, L, H, d_h)
+  REQUIRE(rel.keys.positions == pos.index);
+  const Tensor &cq = t.value(rel.content_queries), &qr = t.value(rel.keys.queries), &keys = t.value(rel.keys.keys);
   REQUIRE(cq.shape() == (Shape{B, L, kHeads, kHeadDim}));
   REQUIRE(qr.shape() == cq.shape());
   Tensor out = Tensor::empty(Shape{B, kHeads, L, L});
@@ -68,7 +77,7 @@ Tensor logits(PositionalEncoding& enc, const Inputs& in, const Positions& pos, i
     for (int64_t h = 0; h < kHeads; ++h)
       for (int64_t i = 0; i < L; ++i)
         for (int64_t j = 0; j < L; ++j) {
-          const int64_t row = pos.at(i) - pos.at(j) + rel->keys.offset;
+          const int64_t row = pos.at(i) - pos.at(j) + rel.keys.offset;
           REQUIRE(row >= 0);
           REQUIRE(row < keys.dim(0));
           double s = 0;
@@ -216,7 +225,7 @@ TEST_CASE("transformer_xl: names the shapes it needs", "[posenc][transformer_xl]
   Var heads_outer = t.input(Tensor::zeros(Shape{1, kHeads, 4, kHeadDim}));  // (B, H, L, d_h): not the layout
   Var q5 = t.input(Tensor::zeros(Shape{1, 5, kHeads, kHeadDim}));
   Var q = t.input(Tensor::zeros(Shape{1, 4, kHeads, kHeadDim}));
-  CHECK_THROWS_WITH(enc->relative_keys(t, heads_outer, pos, 0), Catch::Matchers::Contains("q must be (B, L, 2, 3)"));
-  CHECK_THROWS_WITH(enc->relative_keys(t, q5, pos, 0), Catch::Matchers::Contains("positions of length 4 for q of length 5"));
-  CHECK_THROWS_WITH(enc->relative_keys(t, q, pos, 1), Catch::Matchers::Contains("layer 1 of a model built for 1"));
+  CHECK_THROWS_WITH(relative_keys(*enc, t, heads_outer, pos, 0), Catch::Matchers::Contains("q must be (B, L, 2, 3)"));
+  CHECK_THROWS_WITH(relative_keys(*enc, t, q5, pos, 0), Catch::Matchers::Contains("positions of length 4 for q of length 5"));
+  CHECK_THROWS_WITH(relative_keys(*enc, t, q, pos, 1), Catch::Matchers::Contains("layer 1 of a model built for 1"));
 }
