@@ -109,6 +109,24 @@ Tensor& Tape::new_grad(Node& n, bool zeroed) {
   return n.grad;
 }
 
+Tape::GradSlot Tape::grad_slot(Var v) {
+  Node& n = node(v);
+  if (Tensor* g = existing_grad(n)) return GradSlot(this, v, g->data(), false);
+  return GradSlot(this, v, new_grad(n, false).data(), true);
+}
+
+Tape::GradSlot Tape::grad_slot(Var v, Summed) {
+  Node& n = node(v);
+  Tensor* g = existing_grad(n);
+  return GradSlot(this, v, g ? g->data() : new_grad(n, true).data(), false);
+}
+
+void Tape::GradSlot::close() {
+  Tape* tape = tape_;
+  tape_ = nullptr;
+  if (tape && store_) tape->check_written(tape->node(v_));
+}
+
 void Tape::check_written(const Node& n) const {
   if (!check_numerics_) return;
   const Real* p = n.grad.data();

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <initializer_list>
 #include <limits>
@@ -112,6 +113,52 @@ class Tape {
   void add_grad(Var v, Summed, Write&& write);
   void add_grad(Var v, Tensor g);
 
+  // ---- Several gradients at once: grad_slot ----------------------------------------------
+  // A kernel that writes several inputs' gradients in one pass (the fused attention: q, k, v
+  // and each logit term's input) holds their buffers open side by side, one slot each, in
+  // place of add_grads nested one inside another:
+  //
+  //   Tape::GradSlot dq = t.grad_slot(q);              // the first form: every element once,
+  //                                                    // stored when dq.store(), else added
+  //   Tape::GradSlot ds = t.grad_slot(s, Tape::summed);  // the summed form: added to
+  //   kernel(dq.data(), dq.store(), ds.data());
+  //
+  // A slot is open from grad_slot to its close() or its end, and then checks a new buffer as
+  // add_grad does. An empty slot (GradSlot{}) stands for an input that needs no gradient.
+  // add_grad is a slot held for one write.
+  class GradSlot {
+   public:
+    GradSlot() = default;
+    GradSlot(GradSlot&& o) noexcept
+        : tape_(o.tape_), v_(o.v_), data_(o.data_), store_(o.store_), unwinding_(o.unwinding_) {
+      o.tape_ = nullptr;
+    }
+    GradSlot(const GradSlot&) = delete;
+    GradSlot& operator=(const GradSlot&) = delete;
+    GradSlot& operator=(GradSlot&&) = delete;
+    // Closes the slot, unless an exception is passing (a failed check of another slot):
+    // then the buffer is left unchecked, and the error that is on its way stands.
+    ~GradSlot() noexcept(false) {
+      if (std::uncaught_exceptions() == unwinding_) close();
+    }
+    Real* data() const { return data_; }  // null for an empty slot
+    bool store() const { return store_; }  // a new buffer: every element must be written
+    // Under check_numerics, fails naming the op when a new buffer holds an element the
+    // kernel never wrote (as add_grad does). Once; the slot is empty afterwards.
+    void close();
+
+   private:
+    friend class Tape;
+    GradSlot(Tape* tape, Var v, Real* data, bool store) : tape_(tape), v_(v), data_(data), store_(store) {}
+    Tape* tape_ = nullptr;
+    Var v_;
+    Real* data_ = nullptr;
+    bool store_ = false;
+    int unwinding_ = std::uncaught_exceptions();  // exceptions in flight when it opened
+  };
+  GradSlot grad_slot(Var v);
+  GradSlot grad_slot(Var v, Summed);
+
   bool needs_grad(Var v) const;
 
   // Seeds d(loss)/d(loss) = 1 and runs every recorded closure in reverse order. `loss`
@@ -176,20 +223,14 @@ class Tape {
 
 template <class Write>
 void Tape::add_grad(Var v, Write&& write) {
-  Node& n = node(v);
-  if (Tensor* g = existing_grad(n)) {
-    write(Add{}, g->data());
-    return;
-  }
-  write(Store{}, new_grad(n, false).data());
-  check_written(n);
+  GradSlot slot = grad_slot(v);
+  if (slot.store()) write(Store{}, slot.data());
+  else write(Add{}, slot.data());
 }
 
 template <class Write>
 void Tape::add_grad(Var v, Summed, Write&& write) {
-  Node& n = node(v);
-  Tensor* g = existing_grad(n);
-  write(Add{}, g ? g->data() : new_grad(n, true).data());
+  write(Add{}, grad_slot(v, summed).data());
 }
 
 // RAII: no op recorded while it lives keeps a backward closure.

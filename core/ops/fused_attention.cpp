@@ -58,7 +58,6 @@
 // products; tiny on a Zen 5 went from 46% to 51% of peak with both changes). exp is
 // core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -82,19 +81,17 @@ Real* pair_scratch(size_t n) {
   return buffer.data();
 }
 
-// The arrays of sizes[0], sizes[1], ... laid out one after another in this thread's pair
-// scratch: the scratch's size and every array's offset come from this one list.
-template <size_t N>
-std::array<Real*, N> carve_scratch(const std::array<int64_t, N>& sizes) {
+// Lays out a kernel's arrays one after another in this thread's pair scratch. arrays(take)
+// names each array beside its size, take(array, n); it runs twice, to count and to place.
+template <class Arrays>
+void carve_scratch(Arrays&& arrays) {
   int64_t total = 0;
-  for (int64_t n : sizes) total += n;
+  arrays([&](Real*&, int64_t n) { total += n; });
   Real* at = pair_scratch(static_cast<size_t>(total));
-  std::array<Real*, N> arrays{};
-  for (size_t i = 0; i < N; ++i) {
-    arrays[i] = at;
-    at += sizes[i];
-  }
-  return arrays;
+  arrays([&](Real*& array, int64_t n) {
+    array = at;
+    at += n;
+  });
 }
 
 // The bias on the logits: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or
@@ -301,24 +298,28 @@ void forward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Real
   const int64_t Lp = p.tiles() * kTile;
   const int64_t rel_rows = rq && !keys_in_place(d) ? 2 * p.rel_span + 1 : 0, dq = rel_qwidth(d, dp);
   const bool rel_tiles = rq && p.rel_positions.empty();
-  const auto [Qs, acc, Vs, Kt, S, m, l, alpha, m_new, part, logn, factor, F, Qr, Kp, KTr, G] = carve_scratch<17>({
-      kTile * dp,      // Qs (kTile, dp): scale * q
-      kTile * dp,      // acc (kTile, dp): running sum_u p_u v_u
-      kTile * dp,      // Vs (kTile, dp): v of the key tile
-      dp * kTile,      // Kt (dp, kTile): k of the key tile, transposed
-      kTile * kTile,   // S (kTile, kTile): scores, then probabilities
-      kTile,           // m (kTile): running max
-      kTile,           // l (kTile): running sum
-      kTile,           // alpha (kTile): rescaling of the previous tiles
-      kTile,           // m_new (kTile): the running max with this key tile
-      kTile * kLanes,  // part (kTile, kLanes): each row's sum of p_u, in lanes
-      kTile,           // logn (kTile): SSMax's log n_t
-      kTile,           // factor (kTile): SSMax's s_h log n_t
-      forget ? Lp : 0, // F (L): the forget term of every row, contiguous
-      rq ? kTile * dq : 0,  // Qr (kTile, dq): the relative keys' queries, scaled as Qs
-      rel_rows * rel_width(d),  // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
-      rel_tiles ? dp * kRelCols : 0,     // KTr (dp, kRelCols): a tile pair's keys, transposed
-      rel_tiles ? kTile * kRelCols : 0,  // G (kTile, kRelCols): Qr KTr
+  // The pair's scratch arrays, each placed by name below.
+  Real *Qs = nullptr, *acc = nullptr, *Vs = nullptr, *Kt = nullptr, *S = nullptr, *m = nullptr, *l = nullptr;
+  Real *alpha = nullptr, *m_new = nullptr, *part = nullptr, *logn = nullptr, *factor = nullptr, *F = nullptr;
+  Real *Qr = nullptr, *Kp = nullptr, *KTr = nullptr, *G = nullptr;
+  carve_scratch([&](auto&& take) {
+    take(Qs, kTile * dp);  // (kTile, dp): scale * q
+    take(acc, kTile * dp);  // (kTile, dp): running sum_u p_u v_u
+    take(Vs, kTile * dp);  // (kTile, dp): v of the key tile
+    take(Kt, dp * kTile);  // (dp, kTile): k of the key tile, transposed
+    take(S, kTile * kTile);  // (kTile, kTile): scores, then probabilities
+    take(m, kTile);  // (kTile): running max
+    take(l, kTile);  // (kTile): running sum
+    take(alpha, kTile);  // (kTile): rescaling of the previous tiles
+    take(m_new, kTile);  // (kTile): the running max with this key tile
+    take(part, kTile * kLanes);  // (kTile, kLanes): each row's sum of p_u, in lanes
+    take(logn, kTile);  // (kTile): SSMax's log n_t
+    take(factor, kTile);  // (kTile): SSMax's s_h log n_t
+    take(F, forget ? Lp : 0);  // (L): the forget term of every row, contiguous
+    take(Qr, rq ? kTile * dq : 0);  // (kTile, dq): the relative keys' queries, scaled as Qs
+    take(Kp, rel_rows * rel_width(d));  // (2 span + 1, dr): a copy of the keys of the pair's distances
+    take(KTr, rel_tiles ? dp * kRelCols : 0);  // (dp, kRelCols): a tile pair's keys, transposed
+    take(G, rel_tiles ? kTile * kRelCols : 0);  // (kTile, kRelCols): Qr KTr
   });
   if (forget)
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
@@ -439,37 +440,41 @@ void backward_pair(const Plan& p, int64_t b, int64_t h, const Real* q, const Rea
   const bool in_place = keys_in_place(d);
   const int64_t rel_rows = rq && !in_place ? 2 * p.rel_span + 1 : 0, dr = rel_width(d), dq = rel_qwidth(d, dp);
   const bool rel_tiles = rq && p.rel_positions.empty();
-  const auto [Qs, dOs, dQacc, D, Kt, Vt, Ks, dKacc, dVacc, P, dS, logn, factor, bias_dot, F, dF_row, dF_col, Qr,
-              dQRacc, Kp, dKp, KTr, G, E, Kr, dQt, dKt] =
-      carve_scratch<27>({
-      Lp * dp,        // Qs (Lr, dp): scale * q
-      Lp * dp,        // dOs (Lr, dp): dO, zero padded
-      Lp * dp,        // dQacc (Lr, dp): sum_u dS[t, u] k_u
-      Lp,             // D (L): dO_t . O_t
-      dp * kTile,     // Kt (dp, kTile): k of the key tile, transposed
-      dp * kTile,     // Vt (dp, kTile): v of the key tile, transposed
-      kTile * dp,     // Ks (kTile, dp): k of the key tile
-      kTile * dp,     // dKacc (kTile, dp): sum_t dS[t, u] (s q_t)
-      kTile * dp,     // dVacc (kTile, dp): sum_t P[t, u] dO_t
-      kTile * kTile,  // P (kTile, kTile)
-      kTile * kTile,  // dS (kTile, kTile): dP, then dS
-      Lp,             // logn (L): SSMax's log n_t
-      Lp,             // factor (L): SSMax's s_h log n_t
-      Lp,             // bias_dot (L): SSMax, sum_u dS[t, u] (bias[t, u] + F_t - F_u)
-      forget ? Lp : 0,  // F (L): the forget term of every row, contiguous
-      forget ? Lp : 0,  // dF_row (L): sum_u f_t dS[t, u], F_t's part as the query's
-      forget ? Lp : 0,  // dF_col (L): sum_t f_t dS[t, u], minus F_u's part as a key's
-      rq ? Lp * dq : 0,  // Qr (Lr, dq): the relative keys' queries, scaled as Qs
-      rq ? Lp * dq : 0,  // dQRacc (Lr, dq): sum_u dS[t, u] keys[row(t, u)]
-      rel_rows * dr,     // Kp (2 span + 1, dr): a copy of the keys of the pair's distances
-      rel_rows * dr,     // dKp (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
-      // Contiguous positions, per tile pair (E[i, nq - 1 - i + x] = dS[i, x]: dS by distance):
-      rel_tiles ? dp * kRelCols : 0,     // KTr (dp, kRelCols): the keys, transposed (tile_scores)
-      rel_tiles ? kTile * kRelCols : 0,  // G (kTile, kRelCols): Qr KTr (tile_scores)
-      rel_tiles ? kTile * kRelCols : 0,  // E (kTile, kRelCols)
-      rel_tiles ? kRelCols * dp : 0,     // Kr (kRelCols, dp): the keys as rows
-      rel_tiles ? kTile * dp : 0,        // dQt (kTile, dp): E Kr
-      rel_tiles ? kRelCols * dp : 0,     // dKt (kRelCols, dp): E^T Qr
+  // The pair's scratch arrays, each placed by name below.
+  Real *Qs = nullptr, *dOs = nullptr, *dQacc = nullptr, *D = nullptr, *Kt = nullptr, *Vt = nullptr;
+  Real *Ks = nullptr, *dKacc = nullptr, *dVacc = nullptr, *P = nullptr, *dS = nullptr, *logn = nullptr;
+  Real *factor = nullptr, *bias_dot = nullptr, *F = nullptr, *dF_row = nullptr, *dF_col = nullptr;
+  Real *Qr = nullptr, *dQRacc = nullptr, *Kp = nullptr, *dKp = nullptr, *KTr = nullptr, *G = nullptr;
+  Real *E = nullptr, *Kr = nullptr, *dQt = nullptr, *dKt = nullptr;
+  carve_scratch([&](auto&& take) {
+    take(Qs, Lp * dp);  // (Lr, dp): scale * q
+    take(dOs, Lp * dp);  // (Lr, dp): dO, zero padded
+    take(dQacc, Lp * dp);  // (Lr, dp): sum_u dS[t, u] k_u
+    take(D, Lp);  // (L): dO_t . O_t
+    take(Kt, dp * kTile);  // (dp, kTile): k of the key tile, transposed
+    take(Vt, dp * kTile);  // (dp, kTile): v of the key tile, transposed
+    take(Ks, kTile * dp);  // (kTile, dp): k of the key tile
+    take(dKacc, kTile * dp);  // (kTile, dp): sum_t dS[t, u] (s q_t)
+    take(dVacc, kTile * dp);  // (kTile, dp): sum_t P[t, u] dO_t
+    take(P, kTile * kTile);  // (kTile, kTile)
+    take(dS, kTile * kTile);  // (kTile, kTile): dP, then dS
+    take(logn, Lp);  // (L): SSMax's log n_t
+    take(factor, Lp);  // (L): SSMax's s_h log n_t
+    take(bias_dot, Lp);  // (L): SSMax, sum_u dS[t, u] (bias[t, u] + F_t - F_u)
+    take(F, forget ? Lp : 0);  // (L): the forget term of every row, contiguous
+    take(dF_row, forget ? Lp : 0);  // (L): sum_u f_t dS[t, u], F_t's part as the query's
+    take(dF_col, forget ? Lp : 0);  // (L): sum_t f_t dS[t, u], minus F_u's part as a key's
+    take(Qr, rq ? Lp * dq : 0);  // (Lr, dq): the relative keys' queries, scaled as Qs
+    take(dQRacc, rq ? Lp * dq : 0);  // (Lr, dq): sum_u dS[t, u] keys[row(t, u)]
+    take(Kp, rel_rows * dr);  // (2 span + 1, dr): a copy of the keys of the pair's distances
+    take(dKp, rel_rows * dr);  // (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
+    // Contiguous positions, per tile pair (E[i, nq - 1 - i + x] = dS[i, x]: dS by distance):
+    take(KTr, rel_tiles ? dp * kRelCols : 0);  // (dp, kRelCols): the keys, transposed (tile_scores)
+    take(G, rel_tiles ? kTile * kRelCols : 0);  // (kTile, kRelCols): Qr KTr (tile_scores)
+    take(E, rel_tiles ? kTile * kRelCols : 0);  // (kTile, kRelCols)
+    take(Kr, rel_tiles ? kRelCols * dp : 0);  // (kRelCols, dp): the keys as rows
+    take(dQt, rel_tiles ? kTile * dp : 0);  // (kTile, dp): E Kr
+    take(dKt, rel_tiles ? kRelCols * dp : 0);  // (kRelCols, dp): E^T Qr
   });
   if (forget) {
     for (int64_t t = 0; t < L; ++t) F[t] = forget[t * p.H];
@@ -864,54 +869,30 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const LogitTerms& terms, c
           }
       sum_scale_parts();
     };
-    // The gradients come from Tape::add_grad, one inside the other, so that all four buffers
-    // are at hand when the pairs run. Each pair writes whole rows of dq, dk and dv: whether
-    // it stores (a new buffer) or adds is taken once per buffer from its `into`.
-    // When one Var is two of q, k, v (self-attention without projections), the rows of both
-    // land in one buffer: the pair would store its dq rows over the dk rows it added, so
-    // then every buffer is a summed one, added to throughout.
+    // Every gradient buffer at hand before the pairs run, one slot each (Tape::grad_slot).
+    // Each pair writes whole rows of dq, dk and dv: whether it stores (a new buffer) or adds
+    // is taken once per buffer from its slot. When one Var is two of q, k, v
+    // (self-attention without projections), the rows of both land in one buffer: the pair
+    // would store its dq rows over the dk rows it added, so then every buffer is a summed
+    // one, added to throughout. The bias, the relative keys and SSMax's s are sums over
+    // pairs.
     const bool shared = q.id == k.id || q.id == v.id || k.id == v.id ||
                         (rq_var && (rq_var->id == q.id || rq_var->id == k.id || rq_var->id == v.id));
-    auto with_grad = [&](bool wanted, Var x, Real*& dst, bool& store, auto&& next) {
-      if (!wanted) return next();
-      auto write = [&](auto into, Real* buffer) {
-        dst = buffer, store = !into.accumulate;
-        next();
-      };
-      if (shared) t.add_grad(x, Tape::summed, write);
-      else t.add_grad(x, write);
+    auto slot = [&](bool wanted, const std::optional<Var>& x, bool summed) {
+      if (!wanted) return Tape::GradSlot{};
+      return summed ? t.grad_slot(*x, Tape::summed) : t.grad_slot(*x);
     };
-    with_grad(want_q, q, all.dq, all.store_q, [&] {
-      with_grad(want_k, k, all.dk, all.store_k, [&] {
-        with_grad(want_v, v, all.dv, all.store_v, [&] {
-          auto with_scale = [&] {
-            if (!want_scale) return compute();
-            t.add_grad(*scale_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
-              dscale = buffer;
-              compute();
-            });
-          };
-          auto with_keys = [&] {
-            if (!want_rk) return with_scale();
-            t.add_grad(*rk_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
-              dkeys = buffer;
-              with_scale();
-            });
-          };
-          auto with_bias = [&] {
-            if (!want_bias) return with_keys();
-            t.add_grad(*bias_var, Tape::summed, [&](auto, Real* buffer) {  // a sum over pairs
-              dbias = buffer;
-              with_keys();
-            });
-          };
-          auto with_queries = [&] {
-            with_grad(want_rq, rq_var.value_or(q), all.dqr, all.store_qr, with_bias);
-          };
-          with_grad(want_forget, forget_var.value_or(q), all.dforget, all.store_forget, with_queries);
-        });
-      });
-    });
+    const Tape::GradSlot sq = slot(want_q, q, shared), sk = slot(want_k, k, shared), sv = slot(want_v, v, shared);
+    const Tape::GradSlot sforget = slot(want_forget, forget_var, shared), sqr = slot(want_rq, rq_var, shared);
+    const Tape::GradSlot sbias = slot(want_bias, bias_var, true), skeys = slot(want_rk, rk_var, true);
+    const Tape::GradSlot sscale = slot(want_scale, scale_var, true);
+    all.dq = sq.data(), all.store_q = sq.store();
+    all.dk = sk.data(), all.store_k = sk.store();
+    all.dv = sv.data(), all.store_v = sv.store();
+    all.dforget = sforget.data(), all.store_forget = sforget.store();
+    all.dqr = sqr.data(), all.store_qr = sqr.store();
+    dbias = sbias.data(), dkeys = skeys.data(), dscale = sscale.data();
+    compute();
   };
   std::vector<Var> inputs{q, k, v};
   if (bias_var) inputs.push_back(*bias_var);

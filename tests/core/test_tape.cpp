@@ -1,4 +1,5 @@
-// tests/core/test_tape.cpp: how backwards deliver gradients (Tape::add_grad), in float32.
+// tests/core/test_tape.cpp: how backwards deliver gradients (Tape::add_grad, Tape::grad_slot),
+// in float32.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -32,6 +33,24 @@ Var misses_last(Tape& t, Var x) {
       for (int64_t i = 0; i + 1 < dout.numel(); ++i) into(dx[i], 2 * dout[i]);
     });
   }, {x});
+}
+
+// y = 2 a + 3 b, its backward holding both inputs' gradients at once (Tape::grad_slot), as a
+// fused kernel does: summed slots, or the first form noting which it got. With skip_last,
+// the last element of each is never written.
+Var two_slots(Tape& t, Var a, Var b, bool summed, std::string& forms, bool skip_last = false) {
+  Tensor out = t.value(a).clone();
+  for (int64_t i = 0; i < out.numel(); ++i) out[i] = 2 * out[i] + 3 * t.value(b)[i];
+  return t.push("two_slots", std::move(out), [a, b, summed, skip_last, &forms](Tape& t, const Tensor& dout) {
+    const Tape::GradSlot da = summed ? t.grad_slot(a, Tape::summed) : t.grad_slot(a);
+    const Tape::GradSlot db = summed ? t.grad_slot(b, Tape::summed) : t.grad_slot(b);
+    forms += std::string(da.store() ? "store " : "add ") + (db.store() ? "store " : "add ");
+    const int64_t n = dout.numel() - (skip_last ? 1 : 0);
+    for (int64_t i = 0; i < n; ++i) {
+      da.data()[i] = (da.store() ? 0 : da.data()[i]) + 2 * dout[i];
+      db.data()[i] = (db.store() ? 0 : db.data()[i]) + 3 * dout[i];
+    }
+  }, {a, b});
 }
 
 }  // namespace
@@ -87,5 +106,49 @@ TEST_CASE("under check_numerics an element a backward never writes is named with
     INFO(msg);
     CHECK(msg.find("the backward of op 'misses_last'") != std::string::npos);
     CHECK(msg.find("at element 5 of the gradient of op 'scale'") != std::string::npos);
+  }
+}
+
+TEST_CASE("grad_slot holds several gradients at once: stores into a new buffer, adds to an existing one",
+          "[tape]") {
+  Parameter p("p", Tensor::from(Shape{3}, {1, 2, 3}));
+  std::string forms;
+  Tape t;
+  Var u = scale(t, t.param(p), 1), w = scale(t, t.param(p), 1);
+  // Backward runs in reverse: 5 u stores u's gradient first; then two_slots adds to u's and
+  // stores w's.
+  Var y = two_slots(t, u, w, false, forms);
+  Var z = scale(t, u, 5);
+  t.backward(sum(t, add(t, y, z)));
+  CHECK(forms == "add store ");
+  for (int64_t i = 0; i < 3; ++i) CHECK(p.grad[i] == 2 + 3 + 5);
+  CHECK_FALSE(Tape::GradSlot{}.data());  // an empty slot: an input that needs no gradient
+}
+
+TEST_CASE("grad_slot's summed form: one Var as both inputs gets both contributions", "[tape]") {
+  Parameter p("p", Tensor::from(Shape{3}, {1, 2, 3}));
+  std::string forms;
+  Tape t;
+  Var u = scale(t, t.param(p), 1);
+  t.backward(sum(t, two_slots(t, u, u, true, forms)));
+  CHECK(forms == "add add ");
+  for (int64_t i = 0; i < 3; ++i) CHECK(p.grad[i] == 5);
+}
+
+TEST_CASE("under check_numerics a slot left partly unwritten fails when it closes, once", "[tape][errors]") {
+  Parameter p("p", Tensor::from(Shape{3}, {1, 2, 3}));
+  std::string forms;
+  Tape t;
+  t.set_check_numerics(true);
+  Var u = scale(t, t.param(p), 1), w = scale(t, t.param(p), 1);
+  Var y = two_slots(t, u, w, false, forms, true);
+  try {
+    t.backward(sum(t, y));
+    FAIL("no error");
+  } catch (const Error& e) {  // both slots miss an element: w's closes first and fails, u's stays quiet
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.find("the backward of op 'two_slots'") != std::string::npos);
+    CHECK(msg.find("at element 2 of the gradient of op 'scale'") != std::string::npos);
   }
 }
