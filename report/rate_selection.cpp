@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <tuple>
@@ -121,6 +123,15 @@ RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double s
   return out;
 }
 
+std::string rate_label(const std::string& lr) {
+  char* end = nullptr;
+  const double v = std::strtod(lr.c_str(), &end);
+  if (lr.empty() || *end != '\0') return lr;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
   if (selection.choices.empty()) return "";
   std::ostringstream os;
@@ -137,10 +148,10 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
     os << "### " << task << "\n\n| encoding | chosen lr | every rate |\n| --- | ---: | --- |\n";
     for (const RateChoice& c : selection.choices) {
       if (c.task != task) continue;
-      os << "| " << run_label(c.encoding, c.variant) << " | " << c.rates[c.selected].lr << " | ";
+      os << "| " << run_label(c.encoding, c.variant) << " | " << rate_label(c.rates[c.selected].lr) << " | ";
       for (size_t i = 0; i < c.rates.size(); ++i) {
         const RateScore& s = c.rates[i];
-        const std::string text = s.lr + ": " + std::to_string(s.learned) + "/" + std::to_string(s.seeds) + ", acc " +
+        const std::string text = rate_label(s.lr) + ": " + std::to_string(s.learned) + "/" + std::to_string(s.seeds) + ", acc " +
                                  fixed_or_dash(s.train_acc, 3) + ", step " + fixed_or_dash(s.first_solved_step, 0);
         os << (i ? "; " : "") << (i == c.selected ? "**" + text + "**" : text);
       }

@@ -54,6 +54,11 @@ RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double s
 // ("" when the variant does not set it).
 std::pair<std::string, std::string> split_rate(const std::string& variant);
 
+// A learning rate as every table writes it: %g of its value (0.0003, 0.001), however it was
+// spelled (--lrs 3e-4) or stored (the shortest round trip, 3e-04); text that is no number
+// unchanged.
+std::string rate_label(const std::string& lr);
+
 // summary.md's sections on the choice: "" when nothing was chosen.
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved = 0.99);
 

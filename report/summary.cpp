@@ -15,6 +15,7 @@
 #include "data/eval.h"
 #include "data/task.h"
 #include "report/findings.h"
+#include "report/rate_selection.h"
 #include "report/statistics.h"
 #include "train/settings.h"
 #include "train/stopping.h"
@@ -225,7 +226,7 @@ std::vector<TaskSummary> summarize(const std::vector<RunRecord>& runs, double so
       std::vector<double> first_steps, walls, stop_steps;
       for (const RunRecord* r : groups[{task, enc}]) {
         ++es.seeds;
-        if (const auto lr = r->settings.find("lr"); lr != r->settings.end()) es.lr = lr->second;
+        if (const auto lr = r->settings.find("lr"); lr != r->settings.end()) es.lr = rate_label(lr->second);
         walls.push_back(r->log.total_wall_seconds);
         SeedOutcome so;
         so.seed = r->seed;

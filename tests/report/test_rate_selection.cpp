@@ -118,10 +118,10 @@ TEST_CASE("rate selection: cells apart by their other varied settings, and a stu
   const std::vector<TaskSummary> tasks = summarize(s.selected);
   const std::string table = render_task_table(tasks[0]);
   CHECK_THAT(table, Contains("| lr |"));
-  CHECK_THAT(table, Contains("| 3e-4 |"));
+  CHECK_THAT(table, Contains("| 0.0003 |"));  // every rate as %g writes it
   const std::string md = render_rate_selection_markdown(s);
   CHECK_THAT(md, Contains("## Learning rates"));
-  CHECK_THAT(md, Contains("| rope (causal=false) | 3e-4 | 1e-3: 0/1, acc 0.600, step -; **3e-4: 0/1, acc 0.900, step -** |"));
+  CHECK_THAT(md, Contains("| rope (causal=false) | 0.0003 | 0.001: 0/1, acc 0.600, step -; **0.0003: 0/1, acc 0.900, step -** |"));
   CHECK_THAT(md, Contains("## The literature's view: best of every seed and rate"));
   CHECK_THAT(md, Contains("| rope (causal=true) | 0.900 | 0.500 |"));
 
