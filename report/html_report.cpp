@@ -2,6 +2,7 @@
 #include "report/findings.h"
 #include "report/html_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -237,6 +238,16 @@ std::string report_json(const ReportInput& in) {
       j.raw(",").key("learned_runs").num(learned).raw(",").key("all_runs").num(all).raw(",");
     }
     improvement_json(j, t);
+    if (in.rates) {  // a learning-rate sweep: each cell's chosen rate, and the literature's view
+      const std::vector<std::string> swept = rate_tasks(*in.rates);
+      if (std::find(swept.begin(), swept.end(), t.task) != swept.end()) {
+        j.key("rates");
+        table_json(j, rate_table(*in.rates, t.task, false));
+        j.raw(",").key("literature");
+        table_json(j, literature_table(*in.rates, t.task));
+        j.raw(",");
+      }
+    }
     j.key("findings");
     std::vector<std::string> texts;
     for (const Finding& f : *in.findings)
@@ -294,6 +305,8 @@ std::string report_json(const ReportInput& in) {
     if (f.task.empty()) across.push_back(f.text);
   string_list(j, across);
   j.raw(",").key("findings_legend").str(findings_legend(tasks));
+  if (in.rates && !in.rates->choices.empty())
+    j.raw(",").key("rate_rule").str(rate_selection_rule()).raw(",").key("literature_note").str(literature_view_note());
   j.raw("}");
   return j.text();
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/results.h"
+#include "report/rate_selection.h"
 #include "report/series_style.h"
 #include "report/summary.h"
 
@@ -30,6 +31,7 @@ struct ReportInput {
   const std::vector<SeriesStyle>* styles = nullptr;
   std::map<std::string, std::string> settings;         // the study's shared settings
   std::string preamble;                                // the study's description (Markdown-free text)
+  const RateSelection* rates = nullptr;                // the learning rates chosen (a sweep), or none
 };
 
 // The data the page reads (format "ordo-report", version 1), as JSON text in which '<' is

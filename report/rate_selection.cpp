@@ -132,58 +132,98 @@ std::string rate_label(const std::string& lr) {
   return buf;
 }
 
-std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
-  if (selection.choices.empty()) return "";
-  std::ostringstream os;
-  os << "\n## Learning rates\n\n"
-     << "Each cell's tables, findings and figures above are its runs at one learning rate, chosen on the held-out "
-        "training-length set only (never a longer length): the most seeds at >= " << fixed_or_dash(solved, 2)
-     << " there, then the highest mean accuracy there, then the earliest mean step reaching " << fixed_or_dash(solved, 2)
-     << ", then the lowest loss there (docs/spec.md §7.6). Each rate: seeds learned / seeds, mean training-length "
-        "accuracy, mean first step >= " << fixed_or_dash(solved, 2) << "; **bold** = chosen.\n\n";
+std::vector<std::string> rate_tasks(const RateSelection& selection) {
   std::vector<std::string> tasks;
   for (const RateChoice& c : selection.choices)
     if (std::find(tasks.begin(), tasks.end(), c.task) == tasks.end()) tasks.push_back(c.task);
-  for (const std::string& task : tasks) {
-    os << "### " << task << "\n\n| encoding | chosen lr | every rate |\n| --- | ---: | --- |\n";
-    for (const RateChoice& c : selection.choices) {
-      if (c.task != task) continue;
-      os << "| " << run_label(c.encoding, c.variant) << " | " << rate_label(c.rates[c.selected].lr) << " | ";
-      for (size_t i = 0; i < c.rates.size(); ++i) {
-        const RateScore& s = c.rates[i];
-        const std::string text = rate_label(s.lr) + ": " + std::to_string(s.learned) + "/" + std::to_string(s.seeds) + ", acc " +
-                                 fixed_or_dash(s.train_acc, 3) + ", step " + fixed_or_dash(s.first_solved_step, 0);
-        os << (i ? "; " : "") << (i == c.selected ? "**" + text + "**" : text);
-      }
-      os << " |\n";
+  return tasks;
+}
+
+std::vector<std::vector<std::string>> rate_table(const RateSelection& selection, const std::string& task,
+                                                 bool mark_chosen) {
+  std::vector<std::vector<std::string>> rows = {{"encoding", "chosen lr", "every rate"}};
+  for (const RateChoice& c : selection.choices) {
+    if (c.task != task) continue;
+    std::string every;
+    for (size_t i = 0; i < c.rates.size(); ++i) {
+      const RateScore& s = c.rates[i];
+      const std::string text = rate_label(s.lr) + ": " + std::to_string(s.learned) + "/" + std::to_string(s.seeds) +
+                               ", acc " + fixed_or_dash(s.train_acc, 3) + ", step " +
+                               fixed_or_dash(s.first_solved_step, 0);
+      every += (i ? "; " : "") + (mark_chosen && i == c.selected ? "**" + text + "**" : text);
     }
-    os << "\n";
+    rows.push_back({run_label(c.encoding, c.variant), rate_label(c.rates[c.selected].lr), every});
   }
-  os << "## The literature's view: best of every seed and rate\n\n"
-     << "For comparison with papers only (Deletang et al. 2023 and Ruoss et al. 2023 report the best run over "
-        "seeds and learning rates): the highest final accuracy of any run of the cell, at any rate, at each "
-        "length. It reads the test lengths, so it is not a selection rule: the tables above are.\n\n";
-  for (const std::string& task : tasks) {
-    std::vector<int64_t> lengths;
-    for (const RateChoice& c : selection.choices)
-      if (c.task == task)
-        for (const auto& [len, acc] : c.best_of)
-          if (std::find(lengths.begin(), lengths.end(), len) == lengths.end()) lengths.push_back(len);
-    std::sort(lengths.begin(), lengths.end());
-    os << "### " << task << "\n\n| encoding |";
-    for (int64_t len : lengths) os << " best acc " << (len == 0 ? std::string("train") : "@" + std::to_string(len)) << " |";
-    os << "\n| --- |";
-    for (size_t i = 0; i < lengths.size(); ++i) os << " ---: |";
+  return rows;
+}
+
+std::vector<std::vector<std::string>> literature_table(const RateSelection& selection, const std::string& task) {
+  std::vector<int64_t> lengths;
+  for (const RateChoice& c : selection.choices)
+    if (c.task == task)
+      for (const auto& [len, acc] : c.best_of)
+        if (std::find(lengths.begin(), lengths.end(), len) == lengths.end()) lengths.push_back(len);
+  std::sort(lengths.begin(), lengths.end());
+  std::vector<std::vector<std::string>> rows = {{"encoding"}};
+  for (int64_t len : lengths) rows[0].push_back("best acc " + (len == 0 ? std::string("train") : "@" + std::to_string(len)));
+  for (const RateChoice& c : selection.choices) {
+    if (c.task != task) continue;
+    std::vector<std::string> row = {run_label(c.encoding, c.variant)};
+    for (int64_t len : lengths) {
+      const auto it = c.best_of.find(len);
+      row.push_back(it == c.best_of.end() ? std::string("-") : fixed_or_dash(it->second, 3));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string rate_selection_rule(double solved) {
+  return "Each cell's tables, findings and figures are its runs at one learning rate, chosen on the held-out "
+         "training-length set only (never a longer length): the most seeds at >= " + fixed_or_dash(solved, 2) +
+         " there, then the highest mean accuracy there, then the earliest mean step reaching " +
+         fixed_or_dash(solved, 2) + ", then the lowest loss there (docs/spec.md §7.6). Each rate: seeds learned / "
+         "seeds, mean training-length accuracy, mean first step >= " + fixed_or_dash(solved, 2) + ".";
+}
+
+std::string literature_view_note() {
+  return "For comparison with papers only (Deletang et al. 2023 and Ruoss et al. 2023 report the best run over "
+         "seeds and learning rates): the highest final accuracy of any run of the cell, at any rate, at each "
+         "length. It reads the test lengths, so it is not a selection rule: the tables above are.";
+}
+
+namespace {
+
+// rows (header first) as a Markdown table, the first column left-aligned.
+void markdown_table(std::ostringstream& os, const std::vector<std::vector<std::string>>& rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    os << "|";
+    for (const std::string& cell : rows[i]) os << " " << cell << " |";
     os << "\n";
-    for (const RateChoice& c : selection.choices) {
-      if (c.task != task) continue;
-      os << "| " << run_label(c.encoding, c.variant) << " |";
-      for (int64_t len : lengths) {
-        const auto it = c.best_of.find(len);
-        os << " " << (it == c.best_of.end() ? std::string("-") : fixed_or_dash(it->second, 3)) << " |";
-      }
+    if (i == 0) {
+      os << "|";
+      for (size_t c = 0; c < rows[0].size(); ++c) os << (c == 0 || rows[0][c] == "every rate" ? " --- |" : " ---: |");
       os << "\n";
     }
+  }
+}
+
+}  // namespace
+
+std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
+  if (selection.choices.empty()) return "";
+  std::ostringstream os;
+  os << "\n## Learning rates\n\n" << rate_selection_rule(solved) << " **Bold** = chosen.\n\n";
+  const std::vector<std::string> tasks = rate_tasks(selection);
+  for (const std::string& task : tasks) {
+    os << "### " << task << "\n\n";
+    markdown_table(os, rate_table(selection, task, true));
+    os << "\n";
+  }
+  os << "## The literature's view: best of every seed and rate\n\n" << literature_view_note() << "\n\n";
+  for (const std::string& task : tasks) {
+    os << "### " << task << "\n\n";
+    markdown_table(os, literature_table(selection, task));
     os << "\n";
   }
   return os.str();

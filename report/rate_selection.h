@@ -59,6 +59,18 @@ std::pair<std::string, std::string> split_rate(const std::string& variant);
 // unchanged.
 std::string rate_label(const std::string& lr);
 
+// The tasks with a choice, in the order first seen.
+std::vector<std::string> rate_tasks(const RateSelection& selection);
+// One task's choices, header first: encoding, chosen lr, every rate with its seeds learned,
+// mean training-length accuracy and first step (the chosen one in **bold** with mark_chosen).
+std::vector<std::vector<std::string>> rate_table(const RateSelection& selection, const std::string& task,
+                                                 bool mark_chosen);
+// One task's literature's view, header first: the best accuracy of any run at each length.
+std::vector<std::vector<std::string>> literature_table(const RateSelection& selection, const std::string& task);
+// The sentences that say how the rate is chosen, and what the literature's view is for.
+std::string rate_selection_rule(double solved = 0.99);
+std::string literature_view_note();
+
 // summary.md's sections on the choice: "" when nothing was chosen.
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved = 0.99);
 

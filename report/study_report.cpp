@@ -140,6 +140,7 @@ StudyReport write_study_report(const std::string& out, const std::vector<RunReco
   input.styles = &styles;
   input.settings = attributes;
   input.preamble = preamble;
+  input.rates = &selection;
   write_html_report(report.report_path, input);
   return report;
 }

@@ -10,7 +10,9 @@
 //      its plot area, its legend sits beside the plot with no two entries overlapping, and no two
 //      x tick labels overlap;
 //   5. a real mouse click on one series' legend entry hides that series in every chart of every
-//      task and no other series; a second click shows it everywhere again.
+//      task and no other series; a second click shows it everywhere again;
+//   6. a task of a learning-rate sweep shows its "Learning rates" and "The literature's view"
+//      tables as the data has them; --rates: every task has them.
 // Prints one line per failed check and exits 1 on any failure; else prints a summary and exits 0.
 //
 //   node tests/browser/check_report.mjs PATH/report.html [--screenshot OUT.png]
@@ -24,15 +26,16 @@ import {pathToFileURL} from 'node:url';
 import {chromium} from 'playwright-core';
 
 const argv = process.argv.slice(2);
-let reportPath = null, screenshot = null, minBands = 0;
+let reportPath = null, screenshot = null, minBands = 0, expectRates = false;
 for (let i = 0; i < argv.length; ++i) {
   if (argv[i] === '--screenshot' && i + 1 < argv.length) screenshot = argv[++i];
   else if (argv[i] === '--min-bands' && i + 1 < argv.length) minBands = Number(argv[++i]);
+  else if (argv[i] === '--rates') expectRates = true;
   else if (!argv[i].startsWith('--') && reportPath === null) reportPath = argv[i];
   else { console.error(`check_report: unexpected argument ${argv[i]}`); process.exit(2); }
 }
 if (!reportPath) {
-  console.error('usage: node check_report.mjs PATH/report.html [--screenshot OUT.png] [--min-bands N]');
+  console.error('usage: node check_report.mjs PATH/report.html [--screenshot OUT.png] [--min-bands N] [--rates]');
   process.exit(2);
 }
 if (!fs.existsSync(reportPath)) { console.error(`check_report: ${reportPath} does not exist`); process.exit(2); }
@@ -186,6 +189,26 @@ try {
       const kinds = found.map(f => f.kind).sort().join(',');
       const want = ['acc', 'lengths', 'loss'].concat(task.distance ? ['distance'] : []).sort().join(',');
       check(kinds === want, `task ${task.task}: charts ${kinds || '(none)'}, expected ${want}`);
+      // a learning-rate sweep: the chosen rates and the literature's view, as the data has them
+      if (expectRates) check(task.rates && task.literature, `task ${task.task}: the data has no learning-rate tables`);
+      for (const [key, title] of [['rates', 'Learning rates'], ['literature', "The literature's view: best of every seed and rate"]]) {
+        if (!task[key]) continue;
+        const shownTable = await page.evaluate(([name, title]) => {
+          const sec = document.querySelector(`section.task[data-task="${name}"]`);
+          const h = sec && [...sec.querySelectorAll('h3')].find(e => e.textContent === title);
+          let next = h && h.nextElementSibling;
+          if (next && next.tagName === 'P') next = next.nextElementSibling;  // the note under the heading
+          const table = next && next.querySelector('table');
+          if (!table || !h.offsetParent) return null;
+          return [[...table.tHead.rows[0].cells].map(c => c.textContent),
+                  ...[...table.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent))];
+        }, [task.task, title]);
+        if (check(shownTable !== null, `task ${task.task}: no visible "${title}" table`)) {
+          const want = [task[key].header, ...task[key].rows];
+          check(JSON.stringify(shownTable) === JSON.stringify(want),
+                `task ${task.task}: the "${title}" table shows ${JSON.stringify(shownTable)}, the data ${JSON.stringify(want)}`);
+        }
+      }
       for (const f of found) {
         const name = `task ${task.task}, ${f.kind} chart`;
         check(f.width > 0 && f.height > 0, `${name}: canvas is ${f.width}x${f.height}`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/shell/test_report_browser.sh: the report.html that `ordo compare` writes, opened in headless
 # chromium by tests/browser/check_report.mjs: no console error, no request, every chart drawn for
-# every task, the overview heatmap complete, and a legend click hides a series in every chart.
+# every task, the overview heatmap complete, a legend click hides a series in every chart, and a
+# learning-rate sweep's tables are shown.
 # Usage: bash test_report_browser.sh <ordo> <ordo_tests> (the second is not used).
 # Needs Debian's chromium ($ORDO_CHROMIUM, else /usr/bin/chromium), node and
 # tests/browser/node_modules (npm ci --prefix tests/browser; ./run test installs all three);
@@ -48,4 +49,10 @@ node "$root/tests/browser/check_report.mjs" "$dir/lengths/report.html" ||
   fail "ordo compare of one series on four tasks exited $?"
 node "$root/tests/browser/check_report.mjs" "$dir/bands/report.html" --min-bands 4 ||
   fail "the report of one series in four overview bands failed its browser checks (above)"
+# A learning-rate sweep: each task shows the rate each cell's numbers come from and the
+# literature's best-of view, apart.
+"$ordo" compare --tasks order --encodings none,rope --seeds 1 --steps 20 --lrs 1e-3,3e-3 --out "$dir/rates" >/dev/null ||
+  fail "ordo compare --lrs 1e-3,3e-3 exited $?"
+node "$root/tests/browser/check_report.mjs" "$dir/rates/report.html" --rates ||
+  fail "the report of a learning-rate sweep failed its browser checks (above)"
 echo "report_browser: report.html passed its browser checks"
