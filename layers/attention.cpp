@@ -207,11 +207,19 @@ namespace {
 const std::vector<int> kHeadsOuter{0, 2, 1, 3};  // (B, L, H, d_h) <-> (B, H, L, d_h)
 }  // namespace
 
+MultiHeadAttention::Logits MultiHeadAttention::heads_outer(Tape& t, const Heads& h) {
+  Logits out;
+  out.q = permute(t, h.q, kHeadsOuter);
+  out.k = permute(t, h.k, kHeadsOuter);
+  out.v = permute(t, h.v, kHeadsOuter);
+  out.scores = scale(t, matmul(t, out.q, out.k, false, true), inv_sqrt_dh_);  // (B, H, L, L)
+  return out;
+}
+
 Var MultiHeadAttention::unfused_softmax(Tape& t, Heads h, const AttentionInputs& in, const SoftmaxForm& form,
                                         const LogitTerms& terms, Var* maps) {
   const int64_t L = t.shape(h.q)[1];
-  Var q = permute(t, h.q, kHeadsOuter), k = permute(t, h.k, kHeadsOuter), v = permute(t, h.v, kHeadsOuter);
-  Var scores = scale(t, matmul(t, q, k, false, true), inv_sqrt_dh_);  // (B, H, L, L)
+  auto [q, k, v, scores] = heads_outer(t, h);  // scores gets the terms below
   if (form.contextual) scores = add(t, scores, form.contextual(t, q, k, scores));
   if (terms.relative_keys) {  // queries_t . keys[row(t, u)], over sqrt(d_h) as q . k
     const RelativeKeys& r = *terms.relative_keys;
@@ -241,8 +249,7 @@ Var MultiHeadAttention::unfused_stickbreaking(Tape& t, Heads h, const AttentionI
                                               Var* maps) {
   const Positions& pos = *in.positions;
   const int64_t L = t.shape(h.q)[1];
-  Var q = permute(t, h.q, kHeadsOuter), k = permute(t, h.k, kHeadsOuter), v = permute(t, h.v, kHeadsOuter);
-  Var scores = scale(t, matmul(t, q, k, false, true), inv_sqrt_dh_);  // (B, H, L, L)
+  const auto [q, k, v, scores] = heads_outer(t, h);
   // log A[t, j] = log sigmoid(z) + sum_{l > j, l visible} log sigmoid(-z[t, l]), by a product
   // with the constant U[l, j] = [l > j]; then A at the visible keys, 0 elsewhere.
   Tensor visible = Tensor::zeros(Shape{pos.batch, 1, L, L}), later = Tensor::zeros(Shape{L, L});

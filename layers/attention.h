@@ -79,6 +79,12 @@ class MultiHeadAttention : public Module {
   Var attend(Tape& t, const SoftmaxForm& form, Heads h, const AttentionInputs& in, Var* maps);
   Var attend(Tape& t, const StickBreakingForm& form, Heads h, const AttentionInputs& in, Var* maps);
   Var attend(Tape& t, const PathForm& form, Heads h, const AttentionInputs& in, Var* maps);
+  // The unfused forms' start: q, k, v as (B, H, L, d_h) and the logits q k^T / sqrt(d_h)
+  // (B, H, L, L).
+  struct Logits {
+    Var q, k, v, scores;
+  };
+  Logits heads_outer(Tape& t, const Heads& h);
   // The unfused forms by separate ops on (B, H, L, d_h) permutes of q, k, v: the logits
   // q k^T / sqrt(d_h) with the terms, then softmax(logits + mask), or the stick-breaking
   // weights; return (B, L, H, d_h) and fill *maps when given.

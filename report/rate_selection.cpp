@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/strings.h"
+#include "report/summary.h"
 
 namespace ordo {
 namespace {
@@ -192,24 +193,6 @@ std::string literature_view_note() {
          "length. It reads the test lengths, so it is not a selection rule: the tables above are.";
 }
 
-namespace {
-
-// rows (header first) as a Markdown table, the first column left-aligned.
-void markdown_table(std::ostringstream& os, const std::vector<std::vector<std::string>>& rows) {
-  for (size_t i = 0; i < rows.size(); ++i) {
-    os << "|";
-    for (const std::string& cell : rows[i]) os << " " << cell << " |";
-    os << "\n";
-    if (i == 0) {
-      os << "|";
-      for (size_t c = 0; c < rows[0].size(); ++c) os << (c == 0 || rows[0][c] == "every rate" ? " --- |" : " ---: |");
-      os << "\n";
-    }
-  }
-}
-
-}  // namespace
-
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
   if (selection.choices.empty()) return "";
   std::ostringstream os;
@@ -217,13 +200,13 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
   const std::vector<std::string> tasks = rate_tasks(selection);
   for (const std::string& task : tasks) {
     os << "### " << task << "\n\n";
-    markdown_table(os, rate_table(selection, task, true));
+    os << markdown_table(rate_table(selection, task, true), {"encoding", "every rate"});
     os << "\n";
   }
   os << "## The literature's view: best of every seed and rate\n\n" << literature_view_note() << "\n\n";
   for (const std::string& task : tasks) {
     os << "### " << task << "\n\n";
-    markdown_table(os, literature_table(selection, task));
+    os << markdown_table(literature_table(selection, task), {"encoding"});
     os << "\n";
   }
   return os.str();

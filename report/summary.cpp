@@ -509,8 +509,8 @@ std::vector<std::vector<std::string>> task_table(const TaskSummary& t, bool lear
   return rows;
 }
 
-std::string render_task_table(const TaskSummary& t, bool learned_only) {
-  const auto rows = task_table(t, learned_only);
+std::string markdown_table(const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::string>& text_columns) {
   std::ostringstream os;
   for (size_t i = 0; i < rows.size(); ++i) {
     os << "|";
@@ -518,14 +518,18 @@ std::string render_task_table(const TaskSummary& t, bool learned_only) {
     os << "\n";
     if (i == 0) {
       os << "|";
-      for (size_t c = 0; c < rows[0].size(); ++c) {
-        const bool text = rows[0][c] == "encoding" || rows[0][c] == "varied";
+      for (const std::string& header : rows[0]) {
+        const bool text = std::find(text_columns.begin(), text_columns.end(), header) != text_columns.end();
         os << (text ? " --- |" : " ---: |");
       }
       os << "\n";
     }
   }
   return os.str();
+}
+
+std::string render_task_table(const TaskSummary& t, bool learned_only) {
+  return markdown_table(task_table(t, learned_only), {"encoding", "varied"});
 }
 
 std::string render_summary_markdown(const std::vector<TaskSummary>& tasks, const std::vector<Finding>& notes,

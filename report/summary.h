@@ -201,6 +201,10 @@ std::string compact_setting(const std::string& value);
 std::vector<std::vector<std::string>> task_table(const TaskSummary& task, bool learned_only = false);
 // task_table as Markdown (header, alignment row, one row per encoding).
 std::string render_task_table(const TaskSummary& task, bool learned_only = false);
+// rows (header first) as a Markdown table: the columns headed by one of text_columns aligned
+// left, the others (numbers) right.
+std::string markdown_table(const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::string>& text_columns);
 // summary.md: a title, `overview_image` first (when given), `preamble` (free Markdown, e.g.
 // the settings), per task a section with its ranked table, its findings and its images (task
 // -> relative paths of PNGs), then the findings across tasks.
