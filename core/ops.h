@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/tape.h"
@@ -197,6 +199,10 @@ struct FusedAttentionBias {
 //   log_length_scale: s (H), Scalable-Softmax (SSMax, Nakanishi 2025; docs/spec.md §2.16):
 //           the whole logit row of query t in head h, the terms above included, times
 //           s_h log n_t, n_t the number of keys the query sees (AttentionMask).
+//   more:   the inputs of a further term, under its unit's name (a term of the fused kernel
+//           is one file in core/ops/attention_terms/ and one line in its list;
+//           docs/guides/add-logit-term.md adds one). The reference kernel and the unfused
+//           composition know the terms above only, and refuse others.
 // Implicit from a bias alone.
 //
 // queries: q's shape and layout ((B, L, H, d_h), or packed (T, H, d_h)); keys: (N, H, d_h),
@@ -220,6 +226,7 @@ struct LogitTerms {
   std::optional<Var> log_length_scale;  // (H)
   std::optional<Var> forget;            // (B, L, H) or packed (T, H)
   std::optional<RelativeKeys> relative_keys;
+  std::map<std::string, std::vector<Var>> more;
 };
 Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                     const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);

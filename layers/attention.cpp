@@ -219,6 +219,8 @@ MultiHeadAttention::Logits MultiHeadAttention::heads_outer(Tape& t, const Heads&
 Var MultiHeadAttention::unfused_softmax(Tape& t, Heads h, const AttentionInputs& in, const SoftmaxForm& form,
                                         const LogitTerms& terms, Var* maps) {
   const int64_t L = t.shape(h.q)[1];
+  ORDO_CHECK(terms.more.empty(), "attention '", name(), "': the unfused composition has no logit term '",
+             terms.more.empty() ? "" : terms.more.begin()->first, "' (only the fused kernel's list has it)");
   auto [q, k, v, scores] = heads_outer(t, h);  // scores gets the terms below
   if (form.contextual) scores = add(t, scores, form.contextual(t, q, k, scores));
   if (terms.relative_keys) {  // queries_t . keys[row(t, u)], over sqrt(d_h) as q . k

@@ -69,6 +69,8 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
     ORDO_CHECK(t.shape(*bias.values) == expected, "attention_reference: the bias must be ", expected, ", got ",
                t.shape(*bias.values));
   }
+  ORDO_CHECK(terms.more.empty(), "attention_reference: no reference for the logit term '",
+             terms.more.empty() ? "" : terms.more.begin()->first, "' (the terms: bias, forget, relative_keys)");
   auto visible = [&](int64_t b, int64_t row, int64_t u) { return mask.visible(row, u, key_lengths[b]); };
   if (terms.log_length_scale)
     ORDO_CHECK(t.shape(*terms.log_length_scale) == Shape{H}, "attention_reference: the log-length scale must be (",

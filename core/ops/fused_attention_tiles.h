@@ -1,5 +1,5 @@
 // core/ops/fused_attention_tiles.h: the fast building blocks of the fused attention
-// (core/ops/fused_attention.cpp, its only includer): the tile sizes, the register-blocked
+// (core/ops/fused_attention.cpp and its logit terms, core/ops/attention_terms/): the tile sizes, the register-blocked
 // tile product, the padded and transposed tile copies, and the row max and exponentials of
 // the online softmax. Everything that depends on the vector width, and every intrinsic and
 // asm statement of the op, is here; fused_attention.cpp composes these into the forward and
@@ -7,7 +7,8 @@
 // tests hold the two to.
 //
 // Internal linkage (an unnamed namespace) like the rest of fused_attention.cpp's helpers:
-// one translation unit includes this, so the compiled kernel is the one it was before.
+// one translation unit (fused_attention.cpp) includes this, so the compiled kernel is the
+// one it was before.
 #pragma once
 
 #include <algorithm>

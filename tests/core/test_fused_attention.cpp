@@ -626,3 +626,22 @@ TEST_CASE("packed fused attention rejects bad shapes and lengths with a message"
   Var q4 = t.input(random_tensor(Shape{1, 7, 3, 4}, 5));
   REQUIRE_THROWS_WITH(fused_attention_packed(t, q4, k, v, {}, {5, 2}, 5, false, 1), Contains("(T, H, d_h)"));
 }
+
+TEST_CASE("fused attention: a term in LogitTerms::more must name a unit of the kernel's list", "[fused_attention]") {
+  Tape t;
+  Var q = t.input(Tensor::zeros(Shape{1, 4, 2, 8}));
+  LogitTerms unknown;
+  unknown.more["alibi_slopes"] = {t.input(Tensor::zeros(Shape{2}))};
+  CHECK_THROWS_WITH(fused_attention(t, q, q, q, unknown, {4}, AttentionMask(true), 1),
+                    Catch::Contains("no logit term named 'alibi_slopes' (the terms: bias, forget, relative_keys)"));
+  CHECK_THROWS_WITH(fused_attention_packed(t, t.input(Tensor::zeros(Shape{4, 2, 8})), t.input(Tensor::zeros(Shape{4, 2, 8})),
+                                           t.input(Tensor::zeros(Shape{4, 2, 8})), unknown, {4}, 4, AttentionMask(true), 1),
+                    Catch::Contains("fused_attention_packed: no logit term named 'alibi_slopes'"));
+  LogitTerms field;  // a built-in term has its field
+  field.more["forget"] = {t.input(Tensor::zeros(Shape{1, 4, 2}))};
+  CHECK_THROWS_WITH(fused_attention(t, q, q, q, field, {4}, AttentionMask(true), 1),
+                    Catch::Contains("the logit term 'forget' has a field of its own in LogitTerms"));
+  // The reference kernel has slices for the built-in terms only.
+  CHECK_THROWS_WITH(attention_reference(t, q, q, q, unknown, {4}, AttentionMask(true), 1),
+                    Catch::Contains("attention_reference: no reference for the logit term 'alibi_slopes'"));
+}

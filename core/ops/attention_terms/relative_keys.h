@@ -1,0 +1,287 @@
+// core/ops/attention_terms/relative_keys.h: Transformer-XL's relative keys
+// (LogitTerms::relative_keys; Dai et al. 2019, docs/spec.md §2.21), a unit of the fused
+// attention (core/ops/attention_terms/term.h says what a unit is).
+//   logit:    + s qr_t . R[row(t, u)],  row(t, u) = pos(t) - pos(u) + offset: queries qr
+//             (q's shape), keys R (N, H, d)
+//   gradient: dqr[t] += f_t s dS[t, u] R[row(t, u)],  dR[n] += f_t s sum_{row(t, u) = n} dS[t, u] qr_t
+// The keys' gradient is summed one head per thread, over the batch in order (head_order).
+// The reference kernel's slice is the `rel` lines of core/ops/attention_reference.cpp.
+//
+// Two ways to a tile's terms. Gapped positions (randomized): each (t, u)'s dot product with
+// its row (dot8). Contiguous positions: the nq + nk - 1 distances of a tile pair are
+// consecutive rows, so one product G = Qr KT (rows, W) with KT their keys, latest row first,
+// gives them all, and query i and key x read G[i, nq - 1 - i + x]: a tile product of twice
+// the q k^T tile's size in place of a gather per pair. In the backward, dS by distance
+// (E[i, nq - 1 - i + x] = dS[i, x]) gives dqr = E Kr and dR = E^T Qr by two tile products.
+//
+// The keys of a pair: with d a multiple of 8, the keys tensor itself (rows p.ld apart):
+// randomized positions spread a pair's rows over up to 2 max_len distances, and a copy of
+// them all per pair cost more than the products (40 steps at Ruoss et al.'s size,
+// randomized: 16.6 s with the copy). Otherwise a copy, zero padded to dr = d rounded up to 8.
+#pragma once
+
+#include <cstring>
+#include <optional>
+
+#include "core/ops/attention_terms/term.h"
+
+namespace ordo {
+namespace {
+
+// The relative keys' rows are kept dr = d rounded up to 8 wide (zero padded), and their dot
+// products and updates run on vectors of 8 (GCC keeps a float sum in order, so a plain loop
+// would be one dependent chain per pair): d_h = 8 is one vector.
+using Vec8 = Real __attribute__((vector_size(8 * sizeof(Real))));
+inline Vec8 load8(const Real* p) {
+  Vec8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store8(Real* p, Vec8 v) { std::memcpy(p, &v, sizeof v); }
+inline int64_t rel_width(int64_t d) { return round_up(d, 8); }
+// dst (rows_out, w) = s * src (n rows of d, row stride ld), zero padded (copy_padded's
+// vector path takes widths of whole registers only; w = rel_width(d) may be half of one).
+inline void copy_rows8(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s, Real* __restrict dst,
+                       int64_t rows_out, int64_t w) {
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t c = 0; c < d; ++c) dst[i * w + c] = s * src[i * ld + c];
+    for (int64_t c = d; c < w; ++c) dst[i * w + c] = 0;
+  }
+  std::fill(dst + n * w, dst + rows_out * w, Real(0));
+}
+// a . b over w (a multiple of 8) values, in a fixed association.
+inline Real dot8(const Real* __restrict a, const Real* __restrict b, int64_t w) {
+  Vec8 acc = load8(a) * load8(b);
+  for (int64_t c = 8; c < w; c += 8) acc += load8(a + c) * load8(b + c);
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+// y += s x over w (a multiple of 8) values.
+inline void axpy8(Real s, const Real* __restrict x, Real* __restrict y, int64_t w) {
+  for (int64_t c = 0; c < w; c += 8) store8(y + c, load8(y + c) + s * load8(x + c));
+}
+constexpr int64_t kRelCols = 2 * kTile;  // the distances of a tile pair: nq + nk - 1 < 2 kTile
+
+struct RelativeKeysTerm {
+  static constexpr const char* kName = "relative_keys";
+  std::optional<Var> queries, keys;
+  std::vector<int32_t> positions;  // empty: pos(t) = t
+  int64_t offset = 0, span = 0;    // span = pos(L - 1) - pos(0): a pair reads the 2 span + 1 rows around offset
+  const Real *rq = nullptr, *rk = nullptr;
+
+  RelativeKeysTerm() = default;
+  RelativeKeysTerm(Tape& t, const LogitTerms& terms, const KernelPlan& p, const Shape& q_shape, const char* op) {
+    if (!terms.relative_keys) return;
+    const RelativeKeys& r = *terms.relative_keys;
+    ORDO_CHECK(t.shape(r.queries) == q_shape, op, ": the relative keys' queries must have q's shape ", q_shape,
+               ", got ", t.shape(r.queries));
+    const Shape& ks = t.shape(r.keys);
+    ORDO_CHECK(p.d >= 1, op, ": relative keys need d_h >= 1, got q ", q_shape);
+    ORDO_CHECK(ks.rank() == 3 && ks[0] >= 1 && ks[1] == p.H && ks[2] == p.d, op,
+               ": the relative keys must be (N, H, d_h) = (N, ", p.H, ", ", p.d, ") for q ", q_shape, ", got ", ks);
+    ORDO_CHECK(r.positions.empty() || static_cast<int64_t>(r.positions.size()) == p.L, op, ": ",
+               r.positions.size(), " relative-key positions for L = ", p.L, " (empty: 0..L-1)");
+    for (size_t i = 1; i < r.positions.size(); ++i)
+      ORDO_CHECK(r.positions[i] > r.positions[i - 1], op, ": relative-key positions must increase, got ",
+                 r.positions[i - 1], " then ", r.positions[i], " at rows ", i - 1, " and ", i);
+    queries = r.queries, keys = r.keys;
+    // Consecutive positions have the distances of 0..L-1: the contiguous path, so that the
+    // bits do not depend on whether such positions are spelled out.
+    bool consecutive = true;
+    for (size_t i = 1; i < r.positions.size(); ++i) consecutive = consecutive && r.positions[i] == r.positions[i - 1] + 1;
+    if (!consecutive) positions = r.positions;
+    offset = r.offset;
+    span = p.L > 0 ? pos(p.L - 1) - pos(0) : 0;
+    ORDO_CHECK(r.offset - span >= 0 && r.offset + span < ks[0], op, ": relative-key rows ", r.offset - span, "..",
+               r.offset + span, " (offset ", r.offset, ", positions spanning ", span, ") fall outside the ", ks[0],
+               " keys");
+  }
+  bool on() const { return queries.has_value(); }
+  int64_t pos(int64_t t) const { return positions.empty() ? t : positions[static_cast<size_t>(t)]; }
+  bool contiguous() const { return positions.empty(); }
+  void inputs(std::vector<Var>& out) const {
+    if (queries) out.push_back(*queries), out.push_back(*keys);
+  }
+  void row_inputs(std::vector<Var>& out) const {
+    if (queries) out.push_back(*queries);
+  }
+  void bind(const Tape& t) {
+    rq = queries ? t.value(*queries).data() : nullptr;
+    rk = keys ? t.value(*keys).data() : nullptr;
+  }
+  bool wants_grad(const Tape& t) const { return queries && (t.needs_grad(*queries) || t.needs_grad(*keys)); }
+  bool head_order(const Tape& t) const { return keys && t.needs_grad(*keys); }
+
+  struct Grads {
+    Tape::GradSlot queries, keys;
+  };
+  Grads open(Tape& t, bool shared, bool, const KernelPlan&) const {
+    const bool on_ = on();
+    return Grads{slot_if(t, on_ && t.needs_grad(*queries), queries.value_or(Var{}), shared),
+                 slot_if(t, on_ && t.needs_grad(*keys), keys.value_or(Var{}), true)};
+  }
+  void reduce(Grads&) const {}
+
+  struct Pair {
+    const RelativeKeysTerm& term;
+    const PairAt& at;
+    const KernelPlan& p;
+    const Real* rq = nullptr;  // the pair's queries (rows p.ld apart); null: off
+    Real* dqr = nullptr;       // the pair's rows of dqr; null: not wanted
+    bool store_qr = false;
+    Real* dkeys = nullptr;     // head h's rows of dR (rows p.ld apart), added to
+    int64_t dr = 0, dq = 0;    // row widths: the keys' (dot8), the queries' (dot8 and tile_product)
+    bool in_place = false;     // the keys read from the tensor itself
+    // The keys of every distance between two of the pair's rows: rows [n_lo, n_lo + n), row
+    // r at K + (r - n_lo) k_stride.
+    const Real* K = nullptr;
+    int64_t k_stride = 0, n_lo = 0, n = 0;
+    int64_t t0 = 0, nq = 0;    // the tile of the last tile()
+    Real *Qr = nullptr, *Kp = nullptr, *KT = nullptr, *G = nullptr;
+    Real *dQR = nullptr, *dKp = nullptr, *E = nullptr, *Kr = nullptr, *dQt = nullptr, *dKt = nullptr;
+
+    Pair(const RelativeKeysTerm& term_, const PairAt& at_, Grads* g) : term(term_), at(at_), p(at_.p) {
+      if (!term.rq) return;
+      rq = term.rq + at.o;
+      dr = rel_width(p.d), dq = std::max(dr, p.dp), in_place = p.d % 8 == 0;
+      if (!g) return;
+      if (g->queries.data()) dqr = g->queries.data() + at.o, store_qr = g->queries.store();
+      if (g->keys.data()) dkeys = g->keys.data() + at.h * p.d;
+    }
+    template <class Take>
+    void scratch(Take&& take, bool backward) {
+      const int64_t Lp = rq ? p.tiles() * kTile : 0;
+      const int64_t copies = rq && !in_place ? (2 * term.span + 1) * dr : 0;
+      const bool tiles = rq && term.contiguous();
+      take(Qr, Lp * dq);                             // (Lr, dq): the queries, scaled as q (Qs)
+      take(Kp, copies);                              // (2 span + 1, dr): a copy of the keys of the pair's distances
+      take(KT, tiles ? p.dp * kRelCols : 0);         // (dp, kRelCols): a tile pair's keys, transposed
+      take(G, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): Qr KT
+      if (!backward) return;
+      take(dQR, Lp * dq);                            // (Lr, dq): sum_u dS[t, u] R[row(t, u)]
+      take(dKp, copies);                             // (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
+      take(E, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): dS by distance
+      take(Kr, tiles ? kRelCols * p.dp : 0);         // (kRelCols, dp): the keys as rows
+      take(dQt, tiles ? kTile * p.dp : 0);           // (kTile, dp): E Kr
+      take(dKt, tiles ? kRelCols * p.dp : 0);        // (kRelCols, dp): E^T Qr
+    }
+    void begin(bool backward) {
+      if (!rq) return;
+      const int64_t L = at.L, Lr = round_up(L, kMR);
+      copy_rows8(rq, L, p.d, p.ld, p.qscale, Qr, Lr, dq);
+      if (at.factor)
+        for (int64_t t = 0; t < L; ++t)
+          for (int64_t c = 0; c < dq; ++c) Qr[t * dq + c] *= at.factor[t];
+      const int64_t span = L > 0 ? term.pos(L - 1) - term.pos(0) : 0;
+      n_lo = term.offset - span;
+      n = L > 0 ? 2 * span + 1 : 0;
+      const Real* first = L > 0 ? term.rk + n_lo * p.ld + at.h * p.d : term.rk;
+      if (in_place) {
+        K = first, k_stride = p.ld;
+      } else {
+        copy_rows8(first, n, p.d, p.ld, 1, Kp, n, dr);
+        K = Kp, k_stride = dr;
+      }
+      if (!backward) return;
+      std::fill(dQR, dQR + Lr * dq, Real(0));
+      if (!in_place) std::fill(dKp, dKp + n * dr, Real(0));
+    }
+    // Contiguous positions: the W = nq + nk - 1 keys of a tile pair's distances, rows r_max,
+    // r_max - 1, ..., r_max - W + 1 (absolute), zero padded to Wp (a multiple of kNR):
+    // transposed into out (d, Wp; row stride kRelCols), or as rows (Wp, dp).
+    void tile_keys(int64_t r_max, int64_t W, int64_t Wp, bool transposed, Real* __restrict out) const {
+      for (int64_t j = 0; j < Wp; ++j) {
+        const Real* __restrict src = j < W ? K + (r_max - j - n_lo) * k_stride : nullptr;
+        if (transposed) {
+          for (int64_t c = 0; c < p.d; ++c) out[c * kRelCols + j] = src ? src[c] : Real(0);
+        } else {
+          for (int64_t c = 0; c < p.d; ++c) out[j * p.dp + c] = src ? src[c] : Real(0);
+          for (int64_t c = p.d; c < p.dp; ++c) out[j * p.dp + c] = 0;
+        }
+      }
+    }
+    void tile(int64_t t0_, int64_t nq_, int64_t u0, int64_t nk) {
+      t0 = t0_, nq = nq_;
+      if (!rq || !term.contiguous()) return;
+      const int64_t W = nq + nk - 1, Wp = round_up(W, kNR);
+      tile_keys(t0 + nq - 1 - u0 + term.offset, W, Wp, true, KT);
+      tile_product<false>(tile_rows(nq), Wp, p.d, Qr + t0 * dq, dq, 1, KT, kRelCols, G, kRelCols);
+    }
+    // f is in Qr already (scaled as q).
+    void add_scores(int64_t i, int64_t t, int64_t u0, int64_t lo, int64_t nv, Real, Real* __restrict s) const {
+      if (!rq || nv <= lo) return;
+      if (term.contiguous()) {  // qr_t . keys[t - u + offset] = G[i, nq - 1 - i + x]
+        const Real* __restrict g = G + i * kRelCols + (nq - 1 - i);
+        for (int64_t x = lo; x < nv; ++x) s[x] += g[x];
+      } else {  // qr_t . keys[pos(t) - pos(u) + offset]
+        const Real* __restrict qr = Qr + t * dq;
+        const int64_t base = term.pos(t) + term.offset - n_lo;
+        for (int64_t x = lo; x < nv; ++x) s[x] += dot8(qr, K + (base - term.pos(u0 + x)) * k_stride, dr);
+      }
+    }
+    Real logit_dot(int64_t, int64_t, int64_t, int64_t, const Real*, Real acc) const { return acc; }
+    // dqr_t += dS[t, u] keys[row], dkeys[row] += dS[t, u] Qr_t. Keys in place: into dkeys
+    // directly, times ln 2 (Qr carries log2(e)), this head's rows only (one thread per head);
+    // else into dKp, written by finish().
+    void gradient(const Real* dS, int64_t t0_, int64_t nq_, int64_t rows, int64_t u0, int64_t nk) {
+      if (!rq) return;
+      Real* dK = !dkeys ? nullptr : in_place ? dkeys + n_lo * p.ld : dKp;
+      const int64_t dk_stride = in_place ? p.ld : dr;
+      const Real dk_scale = in_place ? kLn2 : Real(1);
+      const int64_t d = p.d, dp = p.dp;
+      if (term.contiguous()) {  // dS by distance (E), then two tile products
+        const int64_t W = nq_ + nk - 1, Wp = round_up(W, kNR), r_max = t0_ + nq_ - 1 - u0 + term.offset;
+        for (int64_t i = 0; i < rows; ++i) {
+          Real* __restrict e = E + i * kRelCols;
+          std::fill(e, e + Wp, Real(0));
+          if (i >= nq_) continue;
+          const auto [lo, nv] = p.visible_columns(at.b, t0_ + i, u0, nk);
+          const Real* __restrict ds = dS + i * kTile;
+          for (int64_t x = lo; x < nv; ++x) e[nq_ - 1 - i + x] = ds[x];
+        }
+        tile_keys(r_max, W, Wp, false, Kr);
+        tile_product<false>(rows, dp, Wp, E, kRelCols, 1, Kr, dp, dQt, dp);  // E Kr
+        for (int64_t i = 0; i < nq_; ++i)
+          for (int64_t c = 0; c < d; ++c) dQR[(t0_ + i) * dq + c] += dQt[i * dp + c];
+        if (dK) {
+          tile_product<false>(Wp, dp, rows, E, 1, kRelCols, Qr + t0_ * dq, dq, dKt, dp);  // E^T Qr
+          for (int64_t j = 0; j < W; ++j) {
+            Real* __restrict dk = dK + (r_max - j - n_lo) * dk_stride;
+            for (int64_t c = 0; c < d; ++c) dk[c] += dk_scale * dKt[j * dp + c];
+          }
+        }
+        return;
+      }
+      const int64_t base0 = term.offset - n_lo;
+      for (int64_t i = 0; i < nq_; ++i) {
+        const int64_t t = t0_ + i;
+        const auto [lo, nv] = p.visible_columns(at.b, t, u0, nk);
+        const Real* __restrict ds = dS + i * kTile;
+        const Real* __restrict qr = Qr + t * dq;
+        Real* __restrict dqr_t = dQR + t * dq;
+        const int64_t base = base0 + term.pos(t);
+        for (int64_t x = lo; x < nv; ++x) {
+          const int64_t row = base - term.pos(u0 + x);
+          axpy8(ds[x], K + row * k_stride, dqr_t, dr);
+          if (dK) axpy8(ds[x] * dk_scale, qr, dK + row * dk_stride, dr);
+        }
+      }
+    }
+    // SSMax: qr_t . dqr_t, qr_t's share of dL/ds_h.
+    Real query_dot(int64_t t, Real qdot) const {
+      if (!rq) return qdot;
+      for (int64_t c = 0; c < p.d; ++c) qdot += rq[t * p.ld + c] * dQR[t * dq + c];
+      return qdot;
+    }
+    void finish() {
+      if (!rq) return;
+      if (dqr)  // dz = f_t dS, and z has scale qr_t . keys[row]
+        for (int64_t t = 0; t < at.L; ++t)
+          write_row(dqr + t * p.ld, dQR + t * dq, p.d, at.factor ? p.scale * at.factor[t] : p.scale, store_qr);
+      if (dkeys && !in_place)  // dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
+        for (int64_t r = 0; r < n; ++r) write_row(dkeys + (n_lo + r) * p.ld, dKp + r * dr, p.d, kLn2, false);
+    }
+  };
+};
+
+}  // namespace
+}  // namespace ordo
