@@ -513,8 +513,8 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p) {
     const Tape::GradSlot sq = slot_if(t, want_q, q, shared), sk = slot_if(t, want_k, k, shared);
     const Tape::GradSlot sv = slot_if(t, want_v, v, shared);
     const Tape::GradSlot sscale = slot_if(t, want_scale, scale_var.value_or(Var{}), true);
-    LogitTermGrads term_grads = std::apply(
-        [&](const auto&... unit) { return std::make_tuple(unit.open(t, shared, per_head, p)...); }, units);
+    LogitTermGrads term_grads = std::apply(  // braces: the slots open in the list's order
+        [&](const auto&... unit) { return LogitTermGrads{unit.open(t, shared, per_head, p)...}; }, units);
     // SSMax: each pair's part of dL/ds_h, summed over b in order below.
     std::vector<Real> scale_parts(want_scale ? static_cast<size_t>(p.B * p.H) : 0, Real(0));
     auto run = [&](int64_t b, int64_t h) {

@@ -36,7 +36,6 @@ struct BiasTerm {
                  ") for q ", q_shape, " and L = ", p.L, ", got ", s);
     }
   }
-  bool on() const { return var.has_value(); }
   void inputs(std::vector<Var>& out) const {
     if (var) out.push_back(*var);
   }

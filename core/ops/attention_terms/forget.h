@@ -30,7 +30,6 @@ struct ForgetTerm {
     ORDO_CHECK(s == expected, op, ": the forget term F must be ", expected, " (q's rows, H) for q ", q_shape,
                ", got ", s);
   }
-  bool on() const { return var.has_value(); }
   void inputs(std::vector<Var>& out) const {
     if (var) out.push_back(*var);
   }

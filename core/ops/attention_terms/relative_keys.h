@@ -95,7 +95,6 @@ struct RelativeKeysTerm {
                r.offset + span, " (offset ", r.offset, ", positions spanning ", span, ") fall outside the ", ks[0],
                " keys");
   }
-  bool on() const { return queries.has_value(); }
   int64_t pos(int64_t t) const { return positions.empty() ? t : positions[static_cast<size_t>(t)]; }
   bool contiguous() const { return positions.empty(); }
   void inputs(std::vector<Var>& out) const {
@@ -115,9 +114,9 @@ struct RelativeKeysTerm {
     Tape::GradSlot queries, keys;
   };
   Grads open(Tape& t, bool shared, bool, const KernelPlan&) const {
-    const bool on_ = on();
-    return Grads{slot_if(t, on_ && t.needs_grad(*queries), queries.value_or(Var{}), shared),
-                 slot_if(t, on_ && t.needs_grad(*keys), keys.value_or(Var{}), true)};
+    const bool on = queries.has_value();
+    return Grads{slot_if(t, on && t.needs_grad(*queries), queries.value_or(Var{}), shared),
+                 slot_if(t, on && t.needs_grad(*keys), keys.value_or(Var{}), true)};
   }
   void reduce(Grads&) const {}
 

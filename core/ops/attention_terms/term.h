@@ -1,31 +1,38 @@
 // core/ops/attention_terms/term.h: what a logit term of the fused attention sees, and what it
-// owes the kernel (core/ops/fused_attention.cpp). A logit term adds its value to the scores of
-// every visible (query t, key u) of a head before the softmax, S[t, u] = s q_t . k_u + sum of
-// the terms; each term is one unit in this folder (bias.h, forget.h, relative_keys.h), and the
-// kernel runs the units of its list (core/ops/fused_attention.cpp, LogitTermUnits) in that order. SSMax's row factor
-// f_t (scaling the whole logit row) stays in the kernel, and the window in the mask.
+// owes the kernel (core/ops/fused_attention.cpp). A logit term adds its value to the logit of
+// every visible (query t, key u) of a head before the softmax, z[t, u] = s q_t . k_u + sum of
+// the terms; each term is one unit in this folder (bias.h, forget.h, relative_keys.h), and
+// the kernel runs the units of its list (LogitTermUnits in core/ops/fused_attention.cpp) in
+// that order. SSMax's row factor f_t (S[t, u] = f_t z[t, u]) stays in the kernel, and the
+// window in the mask.
 //
 // A unit Term has a name, kName (a term outside LogitTerms' fields takes its inputs from
 // LogitTerms::more under it), and the three lives of a call:
 //   the call:      Term() (off), Term(Tape&, const LogitTerms&, const KernelPlan&, q_shape, op)
 //                  checks its inputs' shapes (ordo::Error naming op) and keeps its Vars;
-//                  on(), inputs(out) (its Vars, for the tape), bind(tape) (their values'
-//                  data), wants_grad(tape), row_inputs(out) (the Vars whose gradient rows the
-//                  pairs store, for the kernel's aliasing rule), head_order(tape) (its
-//                  gradient is summed per head over the batch in order: one head per thread).
+//                  inputs(out) (its Vars, for the tape), bind(tape) (their values' data),
+//                  wants_grad(tape), row_inputs(out) (the Vars whose gradient rows the pairs
+//                  store, for the kernel's aliasing rule), head_order(tape) (its gradient is
+//                  summed per head over the batch in order: one head per thread).
 //   the backward:  Grads open(Tape&, bool shared, bool per_head, const KernelPlan&): its
 //                  gradient slots (Tape::grad_slot) for one backward call; reduce(Grads&):
 //                  what it sums after the pairs ran.
 //   one (b, h):    Pair(const Term&, const PairAt&, Grads* (null in the forward)) with
-//                    scratch(take, backward)  its arrays in the pair's scratch, by name
+//                    scratch(take, backward)  its arrays in the pair's scratch, by name; the
+//                        scratch is reused and not cleared: write an array before reading it
 //                    begin(backward)           once per pair, before any tile
 //                    tile(t0, nq, u0, nk)      once per tile pair, before its rows' scores
 //                    add_scores(i, t, u0, lo, nv, f, s)  row i (query t) of the tile: adds
-//                        f times its logit (f: log2(e), times f_t under SSMax) to s[x] for
-//                        the visible keys u0 + x, x in [lo, nv)
-//                    gradient(dS, t0, nq, rows, u0, nk)  a tile's dS into its gradients
+//                        f times its logit to s[x] for the visible keys u0 + x, x in
+//                        [lo, nv); f = log2(e) f_t (the scores are in base 2; f_t = 1
+//                        without SSMax). A unit may build f into its own arrays instead,
+//                        as the relative keys scale their queries as q.
+//                    gradient(dS, t0, nq, rows, u0, nk)  a tile's dS into its gradients: dS
+//                        is dL/dS (natural units, S after SSMax's factor), so its logit's
+//                        gradient is f_t dS (and an array holding log2(e) gives ln 2 back)
 //                    logit_dot(t, u0, lo, nv, ds, acc)   acc + sum_x ds[x] * its logit (SSMax)
-//                    query_dot(t, qdot)        its share of q_t . dq_t (SSMax)
+//                    query_dot(t, qdot)        qdot + its share of q_t . dq_t / s (SSMax; the
+//                        kernel multiplies the sum by the scale s)
 //                    finish()                  writes the pair's gradients
 // Every hook of a unit that is off returns at once. Internal linkage, like the rest of the
 // kernel: one translation unit includes the units.
