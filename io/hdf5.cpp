@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "core/error.h"
@@ -19,6 +20,28 @@ static_assert(std::is_same_v<hid_t, int64_t>, "io/hdf5.h stores hid_t as int64_t
 
 namespace ordo::h5 {
 namespace {
+
+// HDF5's thread safety is a build option (Debian's 1.10 has it, H5_HAVE_THREADSAFE; many
+// builds from source do not), so every entry point of this file holds one process-wide lock
+// while it calls HDF5, as the thread-safe build does with its global lock: threads may use io/
+// whichever HDF5 it links (a study's workers write checkpoints and results.h5 at the same
+// time). Recursive, since an entry point may close a handle or call another one.
+// It also turns HDF5's automatic error printing off, once per thread: a thread-safe HDF5 keeps
+// that switch per thread, with its error stack, and failures become ordo::Error instead.
+struct LibraryLock {
+  LibraryLock() {
+    mutex().lock();
+    static thread_local const bool silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+    (void)silenced;
+  }
+  ~LibraryLock() { mutex().unlock(); }
+  LibraryLock(const LibraryLock&) = delete;
+  LibraryLock& operator=(const LibraryLock&) = delete;
+  static std::recursive_mutex& mutex() {
+    static auto* m = new std::recursive_mutex;  // never destroyed: handles may close at exit
+    return *m;
+  }
+};
 
 // HDF5's innermost error description for the failure that just happened, or "" if none.
 // Reading the stack also clears it.
@@ -171,13 +194,7 @@ void fix_superblock_checksum(std::string& image) {
 
 }  // namespace
 
-void silence_hdf5_errors() {
-  static const bool done = [] {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)done;
-}
+void silence_hdf5_errors() { const LibraryLock lock; }  // the lock silences the calling thread
 
 const char* dtype_name(DType t) {
   switch (t) {
@@ -194,10 +211,12 @@ const char* dtype_name(DType t) {
 // ---- Id ----------------------------------------------------------------------------------
 
 Id::Id(const Id& other) : id_(other.id_) {
+  const LibraryLock lock;
   if (id_ >= 0) H5Iinc_ref(id_);
 }
 
 void Id::reset() {
+  const LibraryLock lock;
   if (id_ >= 0) H5Idec_ref(id_);
   id_ = -1;
 }
@@ -218,12 +237,14 @@ std::string Object::child_path(const std::string& relative) const {
 }
 
 bool Object::has_attr(const std::string& name) const {
+  const LibraryLock lock;
   htri_t r = H5Aexists(hid(), name.c_str());
   if (r < 0) fail_hdf5(file_, "cannot check attribute " + name + " on " + path_);
   return r > 0;
 }
 
 std::vector<std::string> Object::attr_names() const {
+  const LibraryLock lock;
   std::vector<std::string> names;
   herr_t r = H5Aiterate2(
       hid(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
@@ -272,12 +293,14 @@ const char* kind_name(AttrKind k) {
 }  // namespace
 
 AttrKind Object::attr_kind(const std::string& name) const {
+  const LibraryLock lock;
   Id attr = open_attr(hid(), file_, path_, name);
   Id type(H5Aget_type(attr.get()));
   return kind_of(type.get());
 }
 
 void Object::remove_attr(const std::string& name) {
+  const LibraryLock lock;
   if (!has_attr(name)) fail(file_, ": attribute ", name, " missing on ", path_);
   if (H5Adelete(hid(), name.c_str()) < 0) fail_hdf5(file_, "cannot delete attribute " + name + " on " + path_);
 }
@@ -297,6 +320,7 @@ void write_attr(hid_t loc, const std::string& file, const std::string& path, con
 }  // namespace
 
 void Object::set_attr(const std::string& name, const std::string& value) {
+  const LibraryLock lock;
   if (value.find('\0') != std::string::npos)
     fail(file_, ": attribute ", name, " on ", path_, ": string contains a NUL character");
   Id type = string_type();
@@ -305,14 +329,17 @@ void Object::set_attr(const std::string& name, const std::string& value) {
 }
 
 void Object::set_attr_int64(const std::string& name, int64_t value) {
+  const LibraryLock lock;
   write_attr(hid(), file_, path_, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
 }
 
 void Object::set_attr_double(const std::string& name, double value) {
+  const LibraryLock lock;
   write_attr(hid(), file_, path_, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
 std::string Object::attr_string(const std::string& name) const {
+  const LibraryLock lock;
   Id attr = open_attr(hid(), file_, path_, name);
   Id type(H5Aget_type(attr.get()));
   AttrKind kind = kind_of(type.get());
@@ -338,6 +365,7 @@ std::string Object::attr_string(const std::string& name) const {
 }
 
 int64_t Object::attr_int64(const std::string& name) const {
+  const LibraryLock lock;
   Id attr = open_attr(hid(), file_, path_, name);
   Id type(H5Aget_type(attr.get()));
   AttrKind kind = kind_of(type.get());
@@ -349,6 +377,7 @@ int64_t Object::attr_int64(const std::string& name) const {
 }
 
 double Object::attr_double(const std::string& name) const {
+  const LibraryLock lock;
   Id attr = open_attr(hid(), file_, path_, name);
   Id type(H5Aget_type(attr.get()));
   AttrKind kind = kind_of(type.get());
@@ -362,6 +391,7 @@ double Object::attr_double(const std::string& name) const {
 // ---- Dataset ---------------------------------------------------------------------------------
 
 std::vector<int64_t> Dataset::dims() const {
+  const LibraryLock lock;
   Id space(H5Dget_space(hid()));
   int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0) fail_hdf5(file_, "cannot read the shape of dataset " + path_);
@@ -371,12 +401,14 @@ std::vector<int64_t> Dataset::dims() const {
 }
 
 int64_t Dataset::numel() const {
+  const LibraryLock lock;
   int64_t n = 1;
   for (int64_t d : dims()) n *= d;
   return n;
 }
 
 DType Dataset::dtype() const {
+  const LibraryLock lock;
   Id type(H5Dget_type(hid()));
   H5T_class_t cls = H5Tget_class(type.get());
   size_t size = H5Tget_size(type.get());
@@ -392,6 +424,7 @@ DType Dataset::dtype() const {
 }
 
 void Dataset::read_raw(DType type, void* out, int64_t count) const {
+  const LibraryLock lock;
   int64_t n = numel();
   if (count != n) fail(file_, ": dataset ", path_, " holds ", n, " values, reader expected ", count);
   DType stored = dtype();
@@ -405,6 +438,7 @@ void Dataset::read_raw(DType type, void* out, int64_t count) const {
 // ---- Group -----------------------------------------------------------------------------------
 
 bool Group::exists(const std::string& path) const {
+  const LibraryLock lock;
   std::vector<std::string> parts = split_path(path);
   if (parts.empty()) return true;  // "" or "/" is this group (or the root)
   std::string prefix = !path.empty() && path[0] == '/' ? "/" : "";
@@ -441,6 +475,7 @@ bool Group::has_group(const std::string& path) const { return object_type(*this,
 bool Group::has_dataset(const std::string& path) const { return object_type(*this, hid(), path) == H5I_DATASET; }
 
 Group Group::group(const std::string& path) const {
+  const LibraryLock lock;
   H5I_type_t t = object_type(*this, hid(), path);
   if (t == H5I_BADID) fail(file_, ": group ", child_path(path), " missing");
   if (t != H5I_GROUP) fail(file_, ": ", child_path(path), " is not a group");
@@ -450,6 +485,7 @@ Group Group::group(const std::string& path) const {
 }
 
 Group Group::require_group(const std::string& path) {
+  const LibraryLock lock;
   std::vector<std::string> parts = split_path(path);
   if (parts.empty()) fail(file_, ": require_group: empty path below ", path_);
   Group current = !path.empty() && path[0] == '/' ? group("/") : *this;
@@ -469,6 +505,7 @@ Group Group::require_group(const std::string& path) {
 }
 
 std::vector<std::string> Group::members() const {
+  const LibraryLock lock;
   H5G_info_t info;
   if (H5Gget_info(hid(), &info) < 0) fail_hdf5(file_, "cannot list group " + path_);
   // Creation order when the group tracks it, name order otherwise.
@@ -490,6 +527,7 @@ std::vector<std::string> Group::members() const {
 }
 
 void Group::collect_datasets(const std::string& prefix, std::vector<std::string>& out) const {
+  const LibraryLock lock;
   for (const std::string& name : members()) {
     H5I_type_t t = object_type(*this, hid(), name);
     if (t == H5I_DATASET) out.push_back(prefix + name);
@@ -498,17 +536,20 @@ void Group::collect_datasets(const std::string& prefix, std::vector<std::string>
 }
 
 std::vector<std::string> Group::dataset_paths() const {
+  const LibraryLock lock;
   std::vector<std::string> out;
   collect_datasets("", out);
   return out;
 }
 
 void Group::remove(const std::string& path) {
+  const LibraryLock lock;
   if (!exists(path)) fail(file_, ": cannot remove ", child_path(path), ": missing");
   if (H5Ldelete(hid(), path.c_str(), H5P_DEFAULT) < 0) fail_hdf5(file_, "cannot remove " + child_path(path));
 }
 
 Dataset Group::dataset(const std::string& path) const {
+  const LibraryLock lock;
   H5I_type_t t = object_type(*this, hid(), path);
   if (t == H5I_BADID) fail(file_, ": dataset ", child_path(path), " missing");
   if (t != H5I_DATASET) fail(file_, ": ", child_path(path), " is not a dataset");
@@ -518,6 +559,7 @@ Dataset Group::dataset(const std::string& path) const {
 }
 
 void Group::check_count(const std::string& path, int64_t count, const std::vector<int64_t>& dims) const {
+  const LibraryLock lock;
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
   if (n != count)
@@ -525,6 +567,7 @@ void Group::check_count(const std::string& path, int64_t count, const std::vecto
 }
 
 Dataset Group::write_raw(const std::string& path, DType type, const void* data, const std::vector<int64_t>& dims) {
+  const LibraryLock lock;
   std::string full = child_path(path);
   std::vector<std::string> parts = split_path(path);
   if (parts.empty()) fail(file_, ": cannot write a dataset at ", full, ": empty name");
@@ -564,12 +607,14 @@ Dataset Group::write_raw(const std::string& path, DType type, const void* data, 
 }
 
 void Group::check_rank1(const Dataset& d) {
+  const LibraryLock lock;
   std::vector<int64_t> dims = d.dims();
   if (dims.size() != 1)
     fail(d.file_name(), ": dataset ", d.path(), " has shape ", shape_text(dims), ", expected a 1-D array");
 }
 
 Shape Group::tensor_shape(const Dataset& d) {
+  const LibraryLock lock;
   std::vector<int64_t> dims = d.dims();
   if (static_cast<int>(dims.size()) > Shape::kMaxRank)
     fail(d.file_name(), ": dataset ", d.path(), " has rank ", dims.size(), ", tensors hold at most ", Shape::kMaxRank);
@@ -579,7 +624,7 @@ Shape Group::tensor_shape(const Dataset& d) {
 // ---- File ------------------------------------------------------------------------------------
 
 File File::create(const std::string& path) {
-  silence_hdf5_errors();
+  const LibraryLock lock;
   // The file is made now, empty, so that a path that cannot be written fails here.
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, ": cannot create HDF5 file (", std::strerror(errno), ")");
@@ -599,7 +644,7 @@ File File::create(const std::string& path) {
 }
 
 File File::open(const std::string& path, Access access) {
-  silence_hdf5_errors();
+  const LibraryLock lock;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) fail(path, ": cannot open: ", std::strerror(errno));
   if (S_ISDIR(st.st_mode)) fail(path, ": cannot open: is a directory");
@@ -614,6 +659,7 @@ File File::open(const std::string& path, Access access) {
 }
 
 void File::flush() {
+  const LibraryLock lock;
   if (!in_memory_) {
     if (H5Fflush(hid(), H5F_SCOPE_GLOBAL) < 0) fail_hdf5(file_, "cannot flush");
     return;
@@ -628,6 +674,7 @@ void File::flush() {
 }
 
 void File::close() {
+  const LibraryLock lock;
   if (!id_.valid()) return;
   flush();
   id_.reset();

@@ -16,8 +16,8 @@
 //   h5::File g = h5::File::open("out.h5");
 //   std::vector<double> loss = g.group("runs/order/rope/seed0").read_vector<double>("train_loss");
 //
-// Errors: HDF5's own error stack is silenced for the whole process the first time a file is
-// opened or created (it never reaches the terminal). Every failure throws ordo::Error naming
+// Errors: HDF5's own error printing is off in every thread that calls this wrapper (it never
+// reaches the terminal). Every failure throws ordo::Error naming
 // the file, the object path and the problem, e.g.
 //   "checkpoint.h5: dataset /params/blocks.0.attn.w_q.weight missing"
 //   "run.h5: cannot open as HDF5 file (truncated file: eof = 1024, ..., stored_eof = 2048)"
@@ -37,7 +37,9 @@
 //     they were written; groups from other tools (without that index) list alphabetically.
 //   * Reading converts between types of the same class (float32 file -> double memory and
 //     back, int32 <-> int64); reading a float dataset as an integer (or the reverse) is an error.
-//   * Not thread-safe (Debian's HDF5 is built without thread safety): use from one thread.
+//   * Threads may call it at once: every entry point holds one process-wide lock while it
+//     calls HDF5 (thread safety is an HDF5 build option). A handle itself is not shared between
+//     threads while one of them writes through it.
 #pragma once
 
 #include <concepts>
@@ -259,8 +261,8 @@ class File : public Group {
   bool in_memory_ = false;  // created: close() writes the image to file_name()
 };
 
-// Turns off HDF5's automatic error printing for the process (idempotent; File::open and
-// File::create call it).
+// Turns off HDF5's automatic error printing for the calling thread (for the process where HDF5
+// is built without thread safety). Idempotent; every call into io/hdf5 does it first.
 void silence_hdf5_errors();
 
 }  // namespace ordo::h5

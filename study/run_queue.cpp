@@ -18,10 +18,9 @@ constexpr double kSilentAfterSignal = 0.35, kSilentEver = 120;
 
 }  // namespace
 
-QueueServer::QueueServer(Cluster& world, std::vector<std::string> run_labels, Mutex& mu)
+QueueServer::QueueServer(Cluster& world, std::vector<std::string> run_labels)
     : world_(world),
       labels_(std::move(run_labels)),
-      mu_(mu),
       finished_(static_cast<size_t>(world.size()), false),
       last_heard_(static_cast<size_t>(world.size()), Clock::now()) {}
 

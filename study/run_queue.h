@@ -30,8 +30,9 @@
 
 namespace ordo {
 
-// What rank 0's queue asks of the study while it serves, each called with the study's mutex
-// held (the `mu` given to serve()).
+// What rank 0's queue asks of the study while it serves, each called on the serving thread
+// with the queue's own lock held (so a handler never calls back into the QueueServer; it takes
+// the study's locks itself).
 struct QueueHandlers {
   std::function<bool()> stopping;                              // no new run is handed out
   std::function<void()> stop;                                  // stop every run (a signal, a failure)
@@ -44,12 +45,12 @@ struct QueueHandlers {
 
 class QueueServer {
  public:
-  // run_labels: how messages name each run of the grid ("order/rope/seed0"). `mu`: the
-  // study's mutex, which guards this queue's state too.
-  QueueServer(Cluster& world, std::vector<std::string> run_labels, Mutex& mu);
+  // run_labels: how messages name each run of the grid ("order/rope/seed0").
+  QueueServer(Cluster& world, std::vector<std::string> run_labels);
 
   // Serves the other ranks until each has finished or gone silent. Polls every millisecond
-  // (rank 0 trains too, and a faster poll cost it measurably) and takes mu for each message.
+  // (rank 0 trains too, and a faster poll cost it measurably) and takes its lock for each
+  // message.
   void serve(const QueueHandlers& handlers) EXCLUDES(mu_);
 
   // After serve(): tells each rank that did not go silent how the study ended.
@@ -69,7 +70,7 @@ class QueueServer {
 
   Cluster& world_;  // thread-safe
   const std::vector<std::string> labels_;  // run -> its label
-  Mutex& mu_;
+  mutable Mutex mu_;
   std::map<int, std::set<size_t>> held_ GUARDED_BY(mu_);       // rank -> the runs it trains now (ranks >= 1)
   std::vector<bool> finished_ GUARDED_BY(mu_);                 // rank -> said finished, or went silent
   std::vector<Clock::time_point> last_heard_ GUARDED_BY(mu_);  // rank -> its last message

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "io/hdf5.h"
 
@@ -199,4 +201,79 @@ TEST_CASE("hdf5: HDF5's error stack never reaches stderr", "[hdf5]") {
   std::stringstream text;
   text << in.rdbuf();
   REQUIRE(text.str().empty());
+}
+
+// Threads may write, read and fail at once (a study's workers write checkpoints and results.h5
+// together): the wrapper serialises every HDF5 call (io/hdf5.h), and turns HDF5's error
+// printing off in each thread (a thread-safe HDF5, such as Debian's, keeps it per thread:
+// silenced in one thread only, this test's stderr fills with HDF5-DIAG stacks).
+TEST_CASE("hdf5: threads writing, reading and failing at once each get their own values and errors", "[hdf5]") {
+  TempDir dir;
+  {
+    h5::File good = h5::File::create(dir.file("truncated.h5"));
+    good.write("v", std::vector<double>(1000, 1.0));
+    good.close();
+    std::filesystem::resize_file(dir.file("truncated.h5"), std::filesystem::file_size(dir.file("truncated.h5")) / 2);
+  }
+  std::string alone;  // the error one thread alone gets for the truncated file
+  try {
+    h5::File::open(dir.file("truncated.h5"));
+  } catch (const Error& e) {
+    alone = e.what();
+  }
+  REQUIRE_THAT(alone, Contains("truncated"));
+
+  constexpr int kThreads = 4, kFiles = 25;
+  std::vector<std::vector<std::string>> problems(kThreads);  // Catch2's CHECK is for one thread
+  const std::string captured = dir.file("stderr.txt");  // HDF5's own error printing stays off
+  std::fflush(stderr);
+  const int saved = dup(2);
+  const int fd = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  dup2(fd, 2);
+  ::close(fd);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t)
+    pool.emplace_back([&, t]() {
+      for (int k = 0; k < kFiles; ++k) {
+        const std::string path = dir.file("t" + std::to_string(t) + "_" + std::to_string(k) + ".h5");
+        std::vector<double> values(2000);
+        for (size_t i = 0; i < values.size(); ++i) values[i] = t * 1e6 + k * 1e3 + static_cast<double>(i);
+        try {
+          h5::File f = h5::File::create(path);
+          h5::Group g = f.require_group("runs/t" + std::to_string(t));
+          g.write("values", values);
+          g.set_attr("file", static_cast<int64_t>(k));
+          g.set_attr("name", "thread " + std::to_string(t));
+          f.close();
+          h5::File r = h5::File::open(path);
+          const h5::Group rg = r.group("runs/t" + std::to_string(t));
+          if (rg.read_vector<double>("values") != values) problems[t].push_back(path + ": other values read back");
+          if (rg.attr_int64("file") != k || rg.attr_string("name") != "thread " + std::to_string(t))
+            problems[t].push_back(path + ": other attributes read back");
+        } catch (const std::exception& e) {
+          problems[t].push_back(e.what());
+        }
+        try {
+          h5::File::open(dir.file("truncated.h5"));
+          problems[t].push_back("a truncated file opened");
+        } catch (const Error& e) {
+          if (e.what() != alone) problems[t].push_back(std::string("another error: ") + e.what());
+        }
+      }
+    });
+  for (std::thread& th : pool) th.join();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  ::close(saved);
+  std::ifstream in(captured);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == "");
+  for (int t = 0; t < kThreads; ++t) {
+    INFO("thread " << t);
+    std::string said;
+    for (const std::string& p : problems[t]) said += p + "\n";
+    CHECK(said == "");
+  }
 }
