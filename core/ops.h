@@ -200,9 +200,9 @@ struct FusedAttentionBias {
 //           the whole logit row of query t in head h, the terms above included, times
 //           s_h log n_t, n_t the number of keys the query sees (AttentionMask).
 //   more:   the inputs of a further term, under its unit's name (a term of the fused kernel
-//           is one file in core/ops/attention_terms/ and one line in its list;
-//           docs/guides/add-logit-term.md adds one). The reference kernel and the unfused
-//           composition know the terms above only, and refuse others.
+//           is one file in core/ops/attention_terms/ and one line in their list.h;
+//           docs/guides/add-logit-term.md adds one, with its slice of the reference kernel).
+//           The unfused composition knows the terms above only, and refuses others.
 // Implicit from a bias alone.
 //
 // queries: q's shape and layout ((B, L, H, d_h), or packed (T, H, d_h)); keys: (N, H, d_h),

@@ -12,8 +12,8 @@
 //   P[t, u] = exp(S[t, u] - lse_t)             (the softmax of row t)
 //   O_t     = sum_u P[t, u] v_u
 // The logit terms (bias table, forget term, relative keys) are units, one file each under
-// core/ops/attention_terms/ (term.h says what a unit does), run in the order of the list
-// below. f_t is SSMax's row factor s_h log n_t (1 without it), the one thing this file adds
+// core/ops/attention_terms/ (term.h says what a unit does), run in the order of their list
+// (attention_terms/list.h). f_t is SSMax's row factor s_h log n_t (1 without it), the one thing this file adds
 // to the terms.
 //
 // Forward (FlashAttention style): query tiles x key tiles. Each query row keeps a running
@@ -70,26 +70,12 @@
 
 #include "core/ops.h"
 #include "core/ops/attention_geometry.h"
-#include "core/ops/attention_terms/term.h"
+#include "core/ops/attention_terms/list.h"
 #include "core/ops/fused_attention_tiles.h"
 #include "core/parallel.h"
 
-// The logit terms, one unit each.
-#include "core/ops/attention_terms/bias.h"
-#include "core/ops/attention_terms/forget.h"
-#include "core/ops/attention_terms/relative_keys.h"
-// end of the includes
-
 namespace ordo {
 namespace {
-
-// The units, in the order they add to a score (the order fixes the bits).
-using LogitTermUnits = Terms<std::tuple<>,
-    BiasTerm,
-    ForgetTerm,
-    RelativeKeysTerm,
-    // end of the list
-    EndOfTerms>::units;
 
 // Per-thread scratch for one (b, h) pair, reused across pairs and calls (it only grows).
 // Uninitialised: the kernels write every entry they later read (the 64 KB a pair's backward
@@ -433,17 +419,7 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
   p.qscale = scale * kLog2e;
   p.log_length_scale = terms.log_length_scale;
   each(p.terms, [&](auto& unit) { unit = std::decay_t<decltype(unit)>(t, terms, p, q_shape, op); });
-  for (const auto& [name, inputs] : terms.more) {
-    for (const char* field : {"bias", "forget", "relative_keys", "log_length_scale"})
-      ORDO_CHECK(name != field, op, ": the logit term '", name, "' has a field of its own in LogitTerms, not `more`");
-    std::string known;
-    bool found = false;
-    each(p.terms, [&](const auto& unit) {
-      found = found || name == unit.kName;
-      known += (known.empty() ? "" : ", ") + std::string(unit.kName);
-    });
-    ORDO_CHECK(found, op, ": no logit term named '", name, "' (the terms: ", known, ")");
-  }
+  check_more_terms<LogitTermUnits>(terms, op);
 }
 
 Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p);

@@ -131,7 +131,7 @@ inline void tile_product(bool accumulate, int64_t M, int64_t N, int64_t K, const
 // dst (rows_out, dp) = s * src (n rows of d, row stride ld), zero padded (n <= rows_out,
 // d <= dp). Plain row loops: the single masked loop this replaced compiled to vmaskmovps
 // loads that were 8% of a tiny step's forward attention.
-void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s,
+inline void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, Real s,
                  Real* __restrict dst, int64_t rows_out, int64_t dp) {
   if (d == dp) {  // whole vectors, no padding: (with s = 1 the plain loop became a memcpy call per row)
     for (int64_t i = 0; i < n; ++i)
@@ -152,13 +152,13 @@ void copy_padded(const Real* __restrict src, int64_t n, int64_t d, int64_t ld, R
 // with AVX: 8 x 8 blocks transposed in registers (unpack, shuffle, permute: 24 shuffles per
 // 64 values); the rest element by element. GCC's own vectorisation of the plain loop used
 // gathers and took 2.4 us for a 64 x 16 tile, the blocks 0.1 us.
-void transpose_scalar(const Real* __restrict src, int64_t x0, int64_t x1, int64_t c0, int64_t c1,
+inline void transpose_scalar(const Real* __restrict src, int64_t x0, int64_t x1, int64_t c0, int64_t c1,
                       int64_t ld, Real* __restrict dst) {
   for (int64_t c = c0; c < c1; ++c)
     for (int64_t x = x0; x < x1; ++x) dst[c * kTile + x] = src[x * ld + c];
 }
 
-void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, int64_t ld,
+inline void copy_transposed(const Real* __restrict src, int64_t n, int64_t d, int64_t ld,
                      Real* __restrict dst, int64_t cols) {
   int64_t n8 = 0, d8 = 0;  // the part covered by 8 x 8 blocks
 #if defined(__AVX__) && !defined(ORDO_REAL_DOUBLE)

@@ -5,8 +5,8 @@
 //             along each diagonal u - t)
 // Per-(b, h) partial rows of a relative table are summed over b in order after the pairs
 // (reduce); a full table's gradient is summed one head per thread (head_order), so the bits
-// do not depend on the thread count. The reference kernel's slice is the `bd` lines of
-// core/ops/attention_reference.cpp.
+// do not depend on the thread count. Its slice of the reference kernel is Reference, at the
+// end.
 #pragma once
 
 #include <optional>
@@ -115,6 +115,39 @@ struct BiasTerm {
     }
     Real query_dot(int64_t, Real qdot) const { return qdot; }
     void finish() {}
+  };
+
+  // The reference kernel's slice (term.h).
+  struct Reference {
+    std::optional<Var> var;
+    bool relative = false;
+    int64_t L = 0;
+    const Real* values = nullptr;
+    Tensor grad;
+
+    Reference(const Tape& t, const LogitTerms& terms, const Shape& q, Real, const char* op)
+        : var(terms.bias.values), relative(terms.bias.relative), L(q[1]) {
+      if (!var) return;
+      const Shape expected = relative ? Shape{q[2], 2 * L - 1} : Shape{q[2], L, L};
+      ORDO_CHECK(t.shape(*var) == expected, op, ": the bias must be ", expected, ", got ", t.shape(*var));
+    }
+    int64_t entry(int64_t h, int64_t t, int64_t u) const {
+      return relative ? h * (2 * L - 1) + (u - t) + L - 1 : (h * L + t) * L + u;
+    }
+    void inputs(std::vector<Var>& out) const {
+      if (var) out.push_back(*var);
+    }
+    void bind(const Tape& t) { values = var ? t.value(*var).data() : nullptr; }
+    Real logit(int64_t, int64_t h, int64_t t, int64_t u) const { return values ? values[entry(h, t, u)] : Real(0); }
+    void open(const Tape& t) {
+      if (var && t.needs_grad(*var)) grad = Tensor::zeros(t.shape(*var));
+    }
+    void gradient(int64_t, int64_t h, int64_t t, int64_t u, Real g) {
+      if (grad.defined()) grad[entry(h, t, u)] += g;
+    }
+    void finish(Tape& t) {
+      if (grad.defined()) t.add_grad(*var, std::move(grad));
+    }
   };
 };
 

@@ -5,8 +5,8 @@
 //             log forget gates
 //   gradient: dF[t] += f_t dS[t, u] (as the query), dF[u] -= f_t dS[t, u] (as a key)
 // A pair reads its column of F into a contiguous row; its gradient goes to the pair's own
-// rows of dF (no sum across pairs). The reference kernel's slice is the `fd` lines of
-// core/ops/attention_reference.cpp.
+// rows of dF (no sum across pairs). Its slice of the reference kernel is Reference, at the
+// end.
 #pragma once
 
 #include <optional>
@@ -107,6 +107,40 @@ struct ForgetTerm {
         const Real v_t = dF_row[t] - dF_col[t];
         dforget[t * at.p.H] = store ? v_t : dforget[t * at.p.H] + v_t;
       }
+    }
+  };
+
+  // The reference kernel's slice (term.h).
+  struct Reference {
+    std::optional<Var> var;
+    int64_t L = 0, H = 0;
+    const Real* values = nullptr;
+    Tensor grad;
+
+    Reference(const Tape& t, const LogitTerms& terms, const Shape& q, Real, const char* op)
+        : var(terms.forget), L(q[1]), H(q[2]) {
+      if (var)
+        ORDO_CHECK(t.shape(*var) == (Shape{q[0], L, H}), op, ": the forget term must be (", q[0], ", ", L, ", ", H,
+                   "), got ", t.shape(*var));
+    }
+    int64_t entry(int64_t b, int64_t h, int64_t t) const { return (b * L + t) * H + h; }
+    void inputs(std::vector<Var>& out) const {
+      if (var) out.push_back(*var);
+    }
+    void bind(const Tape& t) { values = var ? t.value(*var).data() : nullptr; }
+    Real logit(int64_t b, int64_t h, int64_t t, int64_t u) const {
+      return values ? values[entry(b, h, t)] - values[entry(b, h, u)] : Real(0);
+    }
+    void open(const Tape& t) {
+      if (var && t.needs_grad(*var)) grad = Tensor::zeros(t.shape(*var));
+    }
+    void gradient(int64_t b, int64_t h, int64_t t, int64_t u, Real g) {
+      if (!grad.defined()) return;
+      grad[entry(b, h, t)] += g;
+      grad[entry(b, h, u)] -= g;
+    }
+    void finish(Tape& t) {
+      if (grad.defined()) t.add_grad(*var, std::move(grad));
     }
   };
 };

@@ -5,7 +5,7 @@
 //             (q's shape), keys R (N, H, d)
 //   gradient: dqr[t] += f_t s dS[t, u] R[row(t, u)],  dR[n] += f_t s sum_{row(t, u) = n} dS[t, u] qr_t
 // The keys' gradient is summed one head per thread, over the batch in order (head_order).
-// The reference kernel's slice is the `rel` lines of core/ops/attention_reference.cpp.
+// Its slice of the reference kernel is Reference, at the end.
 //
 // Two ways to a tile's terms. Gapped positions (randomized): each (t, u)'s dot product with
 // its row (dot8). Contiguous positions: the nq + nk - 1 distances of a tile pair are
@@ -278,6 +278,61 @@ struct RelativeKeysTerm {
           write_row(dqr + t * p.ld, dQR + t * dq, p.d, at.factor ? p.scale * at.factor[t] : p.scale, store_qr);
       if (dkeys && !in_place)  // dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
         for (int64_t r = 0; r < n; ++r) write_row(dkeys + (n_lo + r) * p.ld, dKp + r * dr, p.d, kLn2, false);
+    }
+  };
+
+  // The reference kernel's slice (term.h): queries qr (B, L, H, d), keys R (N, H, d).
+  struct Reference {
+    std::optional<RelativeKeys> rel;
+    Real scale = 1;
+    int64_t L = 0, H = 0, d = 0;
+    const Real *qr = nullptr, *R = nullptr;
+    Tensor gqr, gR;
+
+    Reference(const Tape& t, const LogitTerms& terms, const Shape& q, Real scale_, const char* op)
+        : rel(terms.relative_keys), scale(scale_), L(q[1]), H(q[2]), d(q[3]) {
+      if (!rel) return;
+      ORDO_CHECK(t.shape(rel->queries) == q, op, ": the relative keys' queries must be ", q, ", got ",
+                 t.shape(rel->queries));
+      const Shape& ks = t.shape(rel->keys);
+      ORDO_CHECK(ks.rank() == 3 && ks[1] == H && ks[2] == d, op, ": the relative keys must be (N, ", H, ", ", d,
+                 "), got ", ks);
+      ORDO_CHECK(rel->positions.empty() || static_cast<int64_t>(rel->positions.size()) == L, op, ": ",
+                 rel->positions.size(), " relative-key positions for L = ", L);
+      for (int64_t a = 0; a < L; ++a)
+        for (int64_t c = 0; c < L; ++c)
+          ORDO_CHECK(rel->row(a, c) >= 0 && rel->row(a, c) < ks[0], op, ": relative-key row ", rel->row(a, c),
+                     " outside [0, ", ks[0], ")");
+    }
+    // Where query t's row of head h starts in qr, and key row n's of head h in R.
+    int64_t query(int64_t b, int64_t h, int64_t t) const { return ((b * L + t) * H + h) * d; }
+    int64_t key(int64_t h, int64_t t, int64_t u) const { return (rel->row(t, u) * H + h) * d; }
+    void inputs(std::vector<Var>& out) const {
+      if (rel) out.push_back(rel->queries), out.push_back(rel->keys);
+    }
+    void bind(const Tape& t) {
+      qr = rel ? t.value(rel->queries).data() : nullptr;
+      R = rel ? t.value(rel->keys).data() : nullptr;
+    }
+    Real logit(int64_t b, int64_t h, int64_t t, int64_t u) const {
+      if (!rel) return 0;
+      Real acc = 0;
+      for (int64_t c = 0; c < d; ++c) acc += qr[query(b, h, t) + c] * R[key(h, t, u) + c];
+      return scale * acc;
+    }
+    void open(const Tape& t) {
+      if (rel && t.needs_grad(rel->queries)) gqr = Tensor::zeros(t.shape(rel->queries));
+      if (rel && t.needs_grad(rel->keys)) gR = Tensor::zeros(t.shape(rel->keys));
+    }
+    void gradient(int64_t b, int64_t h, int64_t t, int64_t u, Real g) {
+      for (int64_t c = 0; c < d && rel; ++c) {
+        if (gqr.defined()) gqr[query(b, h, t) + c] += g * scale * R[key(h, t, u) + c];
+        if (gR.defined()) gR[key(h, t, u) + c] += g * scale * qr[query(b, h, t) + c];
+      }
+    }
+    void finish(Tape& t) {
+      if (gqr.defined()) t.add_grad(rel->queries, std::move(gqr));
+      if (gR.defined()) t.add_grad(rel->keys, std::move(gR));
     }
   };
 };

@@ -34,13 +34,24 @@
 //                    query_dot(t, qdot)        qdot + its share of q_t . dq_t / s (SSMax; the
 //                        kernel multiplies the sum by the scale s)
 //                    finish()                  writes the pair's gradients
-// Every hook of a unit that is off returns at once. Internal linkage, like the rest of the
-// kernel: one translation unit includes the units.
+// Every hook of a unit that is off returns at once.
+//
+// Beside its kernel, a unit holds its slice of the reference kernel
+// (core/ops/attention_reference.cpp), written to be read: Term::Reference, for q (B, L, H, d),
+//   Reference(tape, terms, q_shape, scale, op)  checks its inputs (ordo::Error naming op)
+//   inputs(out), bind(tape)                     its Vars; their values' data
+//   logit(b, h, t, u)                           its logit of query t and key u (0 when off)
+//   open(tape), gradient(b, h, t, u, g), finish(tape)   a zeroed gradient where wanted;
+//                                               g = f_t dS[t, u], its logit's gradient; the
+//                                               gradients handed to the tape
+// The list of units (core/ops/attention_terms/list.h) serves both kernels. Internal linkage:
+// each kernel's translation unit includes the units.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -129,6 +140,27 @@ struct Terms<std::tuple<Done...>, Next, Rest...> : Terms<std::tuple<Done..., Nex
 template <class Tuple, class F>
 void each(Tuple& items, F&& f) {
   std::apply([&](auto&... x) { (f(x), ...); }, items);
+}
+
+// LogitTerms::more holds only terms of the list `Units` (a std::tuple of units) without a
+// field of their own; else an ordo::Error naming op and the known terms.
+template <class Units>
+struct TermNames;
+template <class... Units>
+struct TermNames<std::tuple<Units...>> {
+  static std::vector<std::string> get() { return {Units::kName...}; }
+};
+template <class Units>
+void check_more_terms(const LogitTerms& terms, const char* op) {
+  const std::vector<std::string> names = TermNames<Units>::get();
+  for (const auto& [name, inputs] : terms.more) {
+    for (const char* field : {"bias", "forget", "relative_keys", "log_length_scale"})
+      ORDO_CHECK(name != field, op, ": the logit term '", name, "' has a field of its own in LogitTerms, not `more`");
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    ORDO_CHECK(std::find(names.begin(), names.end(), name) != names.end(), op, ": no logit term named '", name,
+               "' (the terms: ", known, ")");
+  }
 }
 
 }  // namespace
