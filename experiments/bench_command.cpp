@@ -24,12 +24,16 @@ namespace {
 
 const std::vector<cli::Option>& bench_options() {
   static const std::vector<cli::Option> opts = {
-      {"configs", "configurations to run, comma-separated (tiny, base, long)", "tiny,base,long", false},
+      {"configs", "configurations to run, comma-separated (tiny, base, long); with --encodings tiny,long", "tiny,base,long", false},
+      {"encodings", "the per-encoding cost table instead: each entry's training step against none's, causal, in one process "
+                    "(all = every encoding, rope:score-scale=log-length, rope:window=16 and rope+none; or a list of ENC, "
+                    "E1+E2, ENC:setting=value)", "", false},
       {"json", "also write the results as JSON to this file", "", false},
       {"min-seconds", "time each configuration for at least this long", "10", false},
       {"warmup", "untimed steps before timing", "3", false},
       {"profile", "print per-op forward/backward times of each configuration and how long threads wait at the ends of parallel loops", "", true},
       {"child", "internal: run one measurement (a configuration or 'peak') and print it", "", false},
+      {"case", "internal: with --child, the cost-table entry to measure against none", "", false},
   };
   return opts;
 }
@@ -48,10 +52,13 @@ std::string json_line(const BenchResult& r) {
 
 // Runs `ordo bench --child ...` (a fresh process: its peak RSS is its own, and no OpenMP
 // state crosses a fork) and reads the one result line it prints.
-std::vector<double> run_child(const std::string& what, int warmup, double min_seconds, bool profile) {
-  char cmd[512];
-  std::snprintf(cmd, sizeof cmd, "/proc/%d/exe bench --child %s --warmup %d --min-seconds %.17g%s", getpid(),
-                what.c_str(), warmup, min_seconds, profile ? " --profile" : "");
+// `bench_case`: a cost-table entry (checked by parse_bench_case: no quote or space in it).
+std::vector<double> run_child(const std::string& what, int warmup, double min_seconds, bool profile,
+                              const std::string& bench_case = "") {
+  char cmd[768];
+  std::snprintf(cmd, sizeof cmd, "/proc/%d/exe bench --child %s --warmup %d --min-seconds %.17g%s%s%s%s", getpid(),
+                what.c_str(), warmup, min_seconds, profile ? " --profile" : "", bench_case.empty() ? "" : " --case '",
+                bench_case.c_str(), bench_case.empty() ? "" : "'");
   std::FILE* pipe = popen(cmd, "r");
   ORDO_CHECK(pipe != nullptr, "bench: cannot start ", cmd);
   std::vector<double> values;
@@ -86,7 +93,13 @@ BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds, b
 }
 
 // The child side: one measurement, printed as "result v1 v2 ...".
-int child_main(const std::string& what, int warmup, double min_seconds, bool profile) {
+int child_main(const std::string& what, int warmup, double min_seconds, bool profile, const std::string& bench_case) {
+  if (!bench_case.empty()) {
+    const CostResult r = run_cost(find_bench_config(what), parse_bench_case(bench_case), warmup, min_seconds, kRoundSeconds);
+    std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g\n", r.rounds, r.steps, r.none_seconds, r.case_seconds,
+                r.ratio, r.ratio_min, r.ratio_max);
+    return 0;
+  }
   if (what == "peak") {
     std::printf("result %.17g\n", measure_sgemm_peak(kProbeSize, 5));
     return 0;
@@ -99,11 +112,43 @@ int child_main(const std::string& what, int warmup, double min_seconds, bool pro
   return 0;
 }
 
+// The per-encoding cost table: one child process per (configuration, entry), alone.
+int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchCase>& cases, int warmup,
+               double min_seconds, const std::string& json) {
+  std::printf("ordo %s bench --encodings, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
+  std::printf("each entry's training step (causal, forward + backward + AdamW) against none's at the same shape, "
+              "in one process, rounds of ~%.1f s each taking turns; x none = median over pairs of rounds (range)\n\n",
+              kRoundSeconds / 2);
+  std::printf("%-6s %-28s | %12s %12s %8s %13s %6s\n", "config", "encoding", "none ms/step", "ms/step", "x none",
+              "(range)", "pairs");
+  std::ostringstream rows;
+  for (const BenchConfig& c : configs)
+    for (const BenchCase& k : cases) {
+      const std::vector<double> v = run_child(c.name, warmup, min_seconds, false, k.label);
+      ORDO_CHECK(v.size() == 7, "bench: malformed result from ", c.name, " ", k.label);
+      std::printf("%-6s %-28s | %12.2f %12.2f %7.2fx %6.2f-%-6.2f %6d\n", c.name.c_str(), k.label.c_str(), 1e3 * v[2],
+                  1e3 * v[3], v[4], v[5], v[6], static_cast<int>(v[0]));
+      std::fflush(stdout);
+      rows << (rows.tellp() > 0 ? ",\n" : "") << "  {\"config\": \"" << c.name << "\", \"encoding\": \"" << k.label
+           << "\", \"pairs\": " << v[0] << ", \"steps\": " << v[1] << ", \"none_step_seconds\": " << v[2]
+           << ", \"step_seconds\": " << v[3] << ", \"ratio\": " << v[4] << ", \"ratio_min\": " << v[5]
+           << ", \"ratio_max\": " << v[6] << "}";
+    }
+  if (!json.empty()) {
+    std::ofstream out(json);
+    ORDO_CHECK(out.good(), "--json: cannot write ", json);
+    out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads() << ", \"costs\": [\n"
+        << rows.str() << "\n]}\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_bench(const Args& args) {
   cli::Parsed p;
   std::vector<BenchConfig> configs;
+  std::vector<BenchCase> cases;
   int warmup = 3;
   double min_seconds = 10;
   try {
@@ -115,7 +160,13 @@ int cmd_bench(const Args& args) {
                                        bench_options(), false).c_str());
       return 0;
     }
-    for (const std::string& name : split_list(p.option("configs"))) configs.push_back(find_bench_config(name));
+    const bool costs = !p.option("encodings").empty();
+    const std::string config_list = costs && !p.has("configs") ? "tiny,long" : p.option("configs");
+    for (const std::string& name : split_list(config_list)) configs.push_back(find_bench_config(name));
+    if (costs && p.option("encodings") != "all")
+      for (const std::string& entry : split_list(p.option("encodings"))) cases.push_back(parse_bench_case(entry));
+    if (costs && p.option("encodings") == "all") cases = default_bench_cases();
+    if (!p.option("case").empty()) parse_bench_case(p.option("case"));
     if (!p.option("child").empty() && p.option("child") != "peak") find_bench_config(p.option("child"));
     ORDO_CHECK(!configs.empty(), "--configs: no configuration given; known: tiny, base, long");
     warmup = static_cast<int>(parse_int("warmup", p.option("warmup")));
@@ -130,7 +181,8 @@ int cmd_bench(const Args& args) {
   // child processes among them): the core sharing of cluster/shared_cores.h stays out of it.
   omp_set_num_threads(shared_cores().limit);
   const bool profile = p.option("profile") == "true";
-  if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile);
+  if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile, p.option("case"));
+  if (!cases.empty()) return cost_table(configs, cases, warmup, min_seconds, p.option("json"));
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
   // A shared 2-core machine's speed drifts by 1.5x within minutes (one peak measurement read
   // 94 GFLOP/s where the next read 150), so a share against a peak taken at another moment

@@ -1,6 +1,7 @@
 #include "train/bench.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,7 +13,9 @@
 #include "core/parallel.h"
 #include "core/strings.h"
 #include "data/task.h"
+#include "layers/layer_encodings.h"
 #include "layers/posenc/encoding.h"
+#include "train/settings.h"
 #include "train/trainer.h"
 
 namespace ordo {
@@ -97,10 +100,9 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
 
-BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
-                      const PeakProbe& probe, bool profile) {
+// A configuration's training run: its shape on fixed-length batches of the benchmark task.
+TrainConfig bench_train_config(const BenchConfig& c) {
   TrainConfig cfg;
   cfg.task.name = bench_task();
   cfg.task.min_len = cfg.task.max_len = c.length;
@@ -112,7 +114,14 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   cfg.batch_size = c.batch;
   cfg.steps = 1 << 30;
   cfg.eval_lens = {c.length};  // the evaluation sets are built but never used here
-  Trainer trainer(cfg);
+  return cfg;
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
+                      const PeakProbe& probe, bool profile) {
+  Trainer trainer(bench_train_config(c));
   for (int i = 0; i < warmup; ++i) trainer.step_once();
   trainer.tape().set_profiling(profile);
 
@@ -198,6 +207,120 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   r.share_max = *std::max_element(shares.begin(), shares.end());
   r.peak_rss_mb = rss_resets ? rss : peak_rss_mb();
   r.rss_includes_probes = !rss_resets;
+  return r;
+}
+
+// ---- The per-encoding cost table ---------------------------------------------------------------
+
+BenchCase parse_bench_case(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    fail("--encodings: bad entry '", text, "' (", why,
+         "); accepted: ENC, E1+E2 (one encoding per layer), either followed by :setting=value ...");
+  };
+  for (char ch : text)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && std::string("_+:=.-").find(ch) == std::string::npos)
+      bad(std::string("'") + ch + "' is not a letter, digit or one of _ + : = . -");
+  BenchCase k{text, {}};
+  std::vector<std::string> parts;
+  size_t from = 0;
+  for (size_t at; (at = text.find(':', from)) != std::string::npos; from = at + 1) parts.push_back(text.substr(from, at - from));
+  parts.push_back(text.substr(from));
+  const std::string& encoding = parts[0];
+  if (encoding.empty()) bad("no encoding");
+  try {  // an unknown name lists the known ones
+    if (LayerEncodings::is_pattern(encoding)) {
+      const LayerEncodings layers = LayerEncodings::parse(encoding, "--encodings");
+      for (const std::string& name : layers.names()) encoding_info(name);
+      k.settings["layer-encodings"] = encoding;
+    } else {
+      encoding_info(encoding);
+      k.settings["encoding"] = encoding;
+    }
+  } catch (const Error& e) {
+    bad(e.what());
+  }
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const size_t eq = parts[i].find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == parts[i].size()) bad("'" + parts[i] + "' is not setting=value");
+    const std::string key = parts[i].substr(0, eq);
+    const Setting* setting = find_setting(key);
+    if (!setting || setting->group != "model") bad("'" + key + "' is not a model setting (--help lists them)");
+    if (key == "encoding" || key == "layer-encodings" || k.settings.count(key)) bad("'" + key + "' given twice");
+    k.settings[key] = parts[i].substr(eq + 1);
+  }
+  return k;
+}
+
+std::vector<BenchCase> default_bench_cases() {
+  std::vector<BenchCase> cases;
+  for (const EncodingInfo& e : encodings()) cases.push_back(parse_bench_case(e.name));
+  const std::string& rope = default_encoding();
+  for (const std::string& extra : {rope + ":score-scale=log-length", rope + ":window=16", rope + "+" + bench_baseline()})
+    cases.push_back(parse_bench_case(extra));
+  return cases;
+}
+
+const std::string& bench_baseline() {
+  static const std::string name = [] {
+    std::string found;
+    for (const EncodingInfo& e : encodings())
+      if (e.cost_baseline) {
+        ORDO_CHECK(found.empty(), "bench: encodings ", found, " and ", e.name, " both set cost_baseline");
+        found = e.name;
+      }
+    ORDO_CHECK(!found.empty(), "bench: no encoding sets cost_baseline");
+    return found;
+  }();
+  return name;
+}
+
+namespace {
+
+// Steps of `trainer` for at least `seconds` and 2 steps; their times.
+std::vector<double> timed_round(Trainer& trainer, double seconds) {
+  std::vector<double> times;
+  double total = 0;
+  while (times.size() < 2 || total < seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    trainer.step_once();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    total += times.back();
+  }
+  return times;
+}
+
+}  // namespace
+
+CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds, double round_seconds) {
+  TrainConfig base = bench_train_config(c);
+  base.model.causal = true;  // every encoding is defined causally (some only so): one setting for all rows
+  base.model.encoding = bench_baseline();
+  TrainConfig trial = base;
+  for (const auto& [key, value] : k.settings) find_setting(key)->set(trial, value);
+  Trainer none(base), other(trial);
+  for (int i = 0; i < warmup; ++i) none.step_once(), other.step_once();
+  std::vector<double> none_times, case_times, ratios;
+  double total = 0;
+  while (ratios.size() < 3 || total < min_seconds) {
+    const bool none_first = ratios.size() % 2 == 0;
+    std::vector<double> a, b;
+    if (none_first) a = timed_round(none, round_seconds / 2);
+    b = timed_round(other, round_seconds / 2);
+    if (!none_first) a = timed_round(none, round_seconds / 2);
+    ratios.push_back(median(b) / median(a));
+    for (double t : a) total += t;
+    for (double t : b) total += t;
+    none_times.insert(none_times.end(), a.begin(), a.end());
+    case_times.insert(case_times.end(), b.begin(), b.end());
+  }
+  CostResult r;
+  r.rounds = static_cast<int>(ratios.size());
+  r.steps = static_cast<int>(std::min(none_times.size(), case_times.size()));
+  r.none_seconds = median(none_times);
+  r.case_seconds = median(case_times);
+  r.ratio = median(ratios);
+  r.ratio_min = *std::min_element(ratios.begin(), ratios.end());
+  r.ratio_max = *std::max_element(ratios.begin(), ratios.end());
   return r;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,39 @@ using PeakProbe = std::function<double()>;
 // printed to stderr.
 BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
                       const PeakProbe& probe, bool profile = false);
+
+// ---- The per-encoding cost table (`ordo bench --encodings`, docs/spec.md §8) ----------------
+//
+// One row: a training step of a configuration's shape, causal, with one encoding (or one
+// encoding and a setting), against `none` at the same shape in the same process. The two
+// trainers take turns, a round of steps each, the first of each pair of rounds alternating, so
+// a shared machine's drift reaches both sides of every ratio alike.
+struct BenchCase {
+  std::string label;                            // as given: "cope", "rope+none", "rope:window=16"
+  std::map<std::string, std::string> settings;  // settings-table entries (train/settings.h)
+};
+// "ENC" (a registered encoding), "E1+E2" (one encoding per layer, --layer-encodings), either
+// followed by ":key=value" settings ("rope:score-scale=log-length"). Errors name the text and
+// the accepted forms; a setting's value is checked when its trainer is built.
+BenchCase parse_bench_case(const std::string& text);
+// Every registered encoding, then the default one (rope) with --score-scale log-length, with
+// --window 16, and as E+baseline (rope+none).
+std::vector<BenchCase> default_bench_cases();
+// The encoding every entry is measured against: the one that declares cost_baseline (none).
+const std::string& bench_baseline();
+
+struct CostResult {
+  int rounds = 0;                        // pairs of rounds
+  int steps = 0;                         // timed steps of each side
+  double none_seconds = 0;               // median step of `none`
+  double case_seconds = 0;               // median step of the case
+  double ratio = 0;                      // median over pairs of (case median / none median)
+  double ratio_min = 0, ratio_max = 0;   // their range
+};
+// Warm-up, then pairs of rounds (each >= 2 steps and round_seconds / 2) until >= 3 pairs and
+// min_seconds of steps.
+CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds,
+                    double round_seconds);
 
 // The process's peak resident set size (VmHWM), and a reset of it to the current RSS
 // (Linux: /proc/self/clear_refs); the reset returns false where the system refuses it.

@@ -246,6 +246,10 @@ struct EncodingInfo {
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each
   // configuration is named by exactly one encoding).
   std::vector<std::string> benchmarks = {};
+  // The encoding the per-encoding cost table measures every entry against (`ordo bench
+  // --encodings`, docs/spec.md §8): no position at all, the cheapest attention (exactly one
+  // entry sets it).
+  bool cost_baseline = false;
   // Changes to the definition that older checkpoints predate (see kEncodingsRevision).
   std::vector<EncodingChange> changes = {};
 };

@@ -23,6 +23,7 @@ EncodingInfo encoding_info_none() {
       .make = [](const EncodingConfig&) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<NoEncoding>();
       },
+      .cost_baseline = true,
   };
 }
 

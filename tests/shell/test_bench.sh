@@ -52,4 +52,27 @@ check "$(field share_of_peak_min) $(field share_of_peak) $(field share_of_peak_m
 if [[ $(field rss_includes_peak_probes) == false && ${ORDO_SANITIZED:-0} != 1 ]]; then
   check "$(field peak_rss_mb)" "a > 10 && a < 115" "peak RSS $(field peak_rss_mb) MB includes the peak probes"
 fi
+# The per-encoding cost table: one row per (configuration, entry), each against none in the
+# same process; the ratio inside its range, the JSON's fields, and bad entries refused.
+"$ordo" bench --encodings none,rope+none,rope:window=8 --configs tiny --min-seconds 0 --warmup 0 \
+  --json "$dir/c.json" >"$dir/costs" 2>&1 || { cat "$dir/costs"; fail "ordo bench --encodings exited with $?"; }
+grep -qE "^config +encoding +\| +none ms/step +ms/step +x none +\(range\) +pairs" "$dir/costs" ||
+  { cat "$dir/costs"; fail "no cost table header"; }
+for entry in none rope+none rope:window=8; do
+  row=$(awk -v e="$entry" '$1 == "tiny" && $2 == e' "$dir/costs")
+  [[ -n $row ]] || { cat "$dir/costs"; fail "no cost row for $entry"; }
+  # "tiny rope+none | 24.10 26.00 1.08x 1.01-1.12 3": ms > 0, min <= ratio <= max, >= 3 pairs
+  awk -v l="$row" 'BEGIN { n = split(l, w, " "); r = w[6] + 0; split(w[7], m, "-");
+    exit !(n == 8 && w[4] > 0 && w[5] > 0 && m[1] + 0 <= r && r <= m[2] + 0 && w[8] >= 3) }' ||
+    fail "impossible cost row: $row"
+done
+[[ $(grep -c '"config": "tiny"' "$dir/c.json") == 3 ]] || { cat "$dir/c.json"; fail "the cost JSON lacks rows"; }
+for f in pairs steps none_step_seconds step_seconds ratio ratio_min ratio_max; do
+  grep -q "\"$f\": [0-9]" "$dir/c.json" || { cat "$dir/c.json"; fail "the cost JSON lacks $f"; }
+done
+for bad in "rope:foo=1" "ropey" "rope:window" "rope;rm"; do
+  if "$ordo" bench --encodings "$bad" --configs tiny >"$dir/bad" 2>&1; then fail "--encodings $bad was accepted"; fi
+  grep -q -- "--encodings: bad entry" "$dir/bad" || { cat "$dir/bad"; fail "--encodings $bad: no clear error"; }
+done
+
 echo "ordo bench: ok"
