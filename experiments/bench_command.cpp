@@ -31,7 +31,7 @@ const std::vector<cli::Option>& bench_options() {
       {"json", "also write the results as JSON to this file", "", false},
       {"min-seconds", "time each configuration for at least this long", "10", false},
       {"warmup", "untimed steps before timing", "3", false},
-      {"profile", "print per-op forward/backward times of each configuration and how long threads wait at the ends of parallel loops", "", true},
+      {"profile", "print per-op forward/backward times of each configuration and how long threads wait at the ends of parallel loops (with --encodings: each entry's ops against none's)", "", true},
       {"child", "internal: run one measurement (a configuration or 'peak') and print it", "", false},
       {"case", "internal: with --child, the cost-table entry to measure against none", "", false},
   };
@@ -95,7 +95,8 @@ BenchResult run_isolated(const BenchConfig& c, int warmup, double min_seconds, b
 // The child side: one measurement, printed as "result v1 v2 ...".
 int child_main(const std::string& what, int warmup, double min_seconds, bool profile, const std::string& bench_case) {
   if (!bench_case.empty()) {
-    const CostResult r = run_cost(find_bench_config(what), parse_bench_case(bench_case), warmup, min_seconds, kRoundSeconds);
+    const CostResult r =
+        run_cost(find_bench_config(what), parse_bench_case(bench_case), warmup, min_seconds, kRoundSeconds, profile);
     std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g\n", r.rounds, r.steps, r.none_seconds, r.case_seconds,
                 r.ratio, r.ratio_min, r.ratio_max);
     return 0;
@@ -114,7 +115,7 @@ int child_main(const std::string& what, int warmup, double min_seconds, bool pro
 
 // The per-encoding cost table: one child process per (configuration, entry), alone.
 int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchCase>& cases, int warmup,
-               double min_seconds, const std::string& json) {
+               double min_seconds, bool profile, const std::string& json) {
   std::printf("ordo %s bench --encodings, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
   std::printf("each entry's training step (causal, forward + backward + AdamW) against none's at the same shape, "
               "in one process, rounds of ~%.1f s each taking turns; x none = median over pairs of rounds (range)\n\n",
@@ -124,7 +125,7 @@ int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchC
   std::ostringstream rows;
   for (const BenchConfig& c : configs)
     for (const BenchCase& k : cases) {
-      const std::vector<double> v = run_child(c.name, warmup, min_seconds, false, k.label);
+      const std::vector<double> v = run_child(c.name, warmup, min_seconds, profile, k.label);
       ORDO_CHECK(v.size() == 7, "bench: malformed result from ", c.name, " ", k.label);
       std::printf("%-6s %-28s | %12.2f %12.2f %7.2fx %6.2f-%-6.2f %6d\n", c.name.c_str(), k.label.c_str(), 1e3 * v[2],
                   1e3 * v[3], v[4], v[5], v[6], static_cast<int>(v[0]));
@@ -182,7 +183,7 @@ int cmd_bench(const Args& args) {
   omp_set_num_threads(shared_cores().limit);
   const bool profile = p.option("profile") == "true";
   if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile, p.option("case"));
-  if (!cases.empty()) return cost_table(configs, cases, warmup, min_seconds, p.option("json"));
+  if (!cases.empty()) return cost_table(configs, cases, warmup, min_seconds, profile, p.option("json"));
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
   // A shared 2-core machine's speed drifts by 1.5x within minutes (one peak measurement read
   // 94 GFLOP/s where the next read 150), so a share against a peak taken at another moment

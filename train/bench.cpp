@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -117,6 +118,30 @@ TrainConfig bench_train_config(const BenchConfig& c) {
   return cfg;
 }
 
+// Per-op times of profiled steps (Tape::profile), one sample per step; medians on output.
+struct OpTimes {
+  std::map<std::string, std::vector<double>> forward, backward;
+  std::map<std::string, int64_t> calls;  // the last step's
+
+  void record(const Tape& tape) {
+    for (const auto& [op, t] : tape.profile()) {
+      forward[op].push_back(t.forward_seconds);
+      backward[op].push_back(t.backward_seconds);
+      calls[op] = t.calls;
+    }
+  }
+  // Forward + backward median of one op (0 when the op never ran).
+  double seconds(const std::string& op) const {
+    const auto f = forward.find(op);
+    return f == forward.end() ? 0 : median(f->second) + median(backward.at(op));
+  }
+  double total() const {
+    double sum = 0;
+    for (const auto& entry : forward) sum += seconds(entry.first);
+    return sum;
+  }
+};
+
 }  // namespace
 
 BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double min_seconds, double round_seconds,
@@ -134,7 +159,7 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
   double peak_before = probe();
   const bool rss_resets = reset_peak_rss();
   std::vector<double> times, shares, peaks{peak_before};
-  std::map<std::string, std::vector<double>> op_forward, op_backward;  // per step, with profile
+  OpTimes ops;  // with profile
   double total = 0;
   reset_parallel_stats();
   while (static_cast<int>(times.size()) < min_steps || total < min_seconds) {
@@ -149,11 +174,7 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
       set_parallel_profiling(false);
       round.push_back(s);
       round_total += s;
-      if (profile)
-        for (const auto& [op, t] : trainer.tape().profile()) {
-          op_forward[op].push_back(t.forward_seconds);
-          op_backward[op].push_back(t.backward_seconds);
-        }
+      if (profile) ops.record(trainer.tape());
     }
     if (rss_resets) rss = std::max(rss, peak_rss_mb());
     const double peak_after = probe();
@@ -168,20 +189,13 @@ BenchResult run_bench(const BenchConfig& c, int warmup, int min_steps, double mi
     std::fprintf(stderr, "%s: per step, by op (forward + backward; medians over %zu steps)\n", c.name.c_str(),
                  times.size());
     std::vector<std::pair<double, std::string>> rows;
-    double ops = 0;
-    for (const auto& [op, f] : op_forward) {
-      const double sec = median(f) + median(op_backward[op]);
-      rows.emplace_back(sec, op);
-      ops += sec;
-    }
+    for (const auto& entry : ops.forward) rows.emplace_back(ops.seconds(entry.first), entry.first);
     std::sort(rows.rbegin(), rows.rend());
-    for (const auto& [sec, op] : rows) {
-      const auto& t = trainer.tape().profile().at(op);  // the last step's call count
+    for (const auto& [sec, op] : rows)
       std::fprintf(stderr, "  %-16s %8.2f ms fwd %8.2f ms bwd  %5.1f%%  (%lld calls/step)\n", op.c_str(),
-                   1e3 * median(op_forward[op]), 1e3 * median(op_backward[op]), 100 * sec / ops,
-                   static_cast<long long>(t.calls));
-    }
-    std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (medians)\n", 1e3 * ops, 1e3 * median(times));
+                   1e3 * median(ops.forward[op]), 1e3 * median(ops.backward[op]), 100 * sec / ops.total(),
+                   static_cast<long long>(ops.calls[op]));
+    std::fprintf(stderr, "  ops total %.2f ms of a %.2f ms step (medians)\n", 1e3 * ops.total(), 1e3 * median(times));
     // How well the threads share the work: the time inside multithreaded loops, and the
     // part of it each thread spent finished, waiting for the slowest (static schedules, so
     // on a quiet machine only uneven iteration counts or costs make it large).
@@ -276,22 +290,48 @@ const std::string& bench_baseline() {
 
 namespace {
 
-// Steps of `trainer` for at least `seconds` and 2 steps; their times.
-std::vector<double> timed_round(Trainer& trainer, double seconds) {
+// Steps of `trainer` for at least `seconds` and 2 steps; their times (and, given `ops`, each
+// step's per-op times).
+std::vector<double> timed_round(Trainer& trainer, double seconds, OpTimes* ops) {
   std::vector<double> times;
   double total = 0;
   while (times.size() < 2 || total < seconds) {
+    if (ops) trainer.tape().reset_profile();
     const auto t0 = std::chrono::steady_clock::now();
     trainer.step_once();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     total += times.back();
+    if (ops) ops->record(trainer.tape());
   }
   return times;
 }
 
+// The two sides' per-op medians, the ops that differ most first (to stderr).
+void print_cost_profile(const BenchCase& k, const std::string& baseline, const OpTimes& base, const OpTimes& other,
+                        double base_step, double other_step) {
+  std::map<std::string, bool> names;
+  for (const auto& entry : base.forward) names[entry.first] = true;
+  for (const auto& entry : other.forward) names[entry.first] = true;
+  std::vector<std::pair<double, std::string>> rows;
+  for (const auto& entry : names) rows.emplace_back(other.seconds(entry.first) - base.seconds(entry.first), entry.first);
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
+  std::fprintf(stderr, "%s against %s: per step, by op (forward + backward, medians), largest difference first\n",
+               k.label.c_str(), baseline.c_str());
+  std::fprintf(stderr, "  %-32s %12s %12s %12s\n", "op", (baseline + " ms").c_str(), "entry ms", "difference");
+  for (const auto& [diff, op] : rows)
+    if (std::fabs(diff) >= 5e-5)
+      std::fprintf(stderr, "  %-32s %12.2f %12.2f %+12.2f\n", op.c_str(), 1e3 * base.seconds(op), 1e3 * other.seconds(op),
+                   1e3 * diff);
+  std::fprintf(stderr, "  %-32s %12.2f %12.2f %+12.2f\n", "ops total", 1e3 * base.total(), 1e3 * other.total(),
+               1e3 * (other.total() - base.total()));
+  std::fprintf(stderr, "  %-32s %12.2f %12.2f %+12.2f\n", "step", 1e3 * base_step, 1e3 * other_step,
+               1e3 * (other_step - base_step));
+}
+
 }  // namespace
 
-CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds, double round_seconds) {
+CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds, double round_seconds,
+                    bool profile) {
   TrainConfig base = bench_train_config(c);
   base.model.causal = true;  // every encoding is defined causally (some only so): one setting for all rows
   base.model.encoding = bench_baseline();
@@ -299,14 +339,17 @@ CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double
   for (const auto& [key, value] : k.settings) find_setting(key)->set(trial, value);
   Trainer none(base), other(trial);
   for (int i = 0; i < warmup; ++i) none.step_once(), other.step_once();
+  none.tape().set_profiling(profile);
+  other.tape().set_profiling(profile);
+  OpTimes none_ops, case_ops;
   std::vector<double> none_times, case_times, ratios;
   double total = 0;
   while (ratios.size() < 3 || total < min_seconds) {
     const bool none_first = ratios.size() % 2 == 0;
     std::vector<double> a, b;
-    if (none_first) a = timed_round(none, round_seconds / 2);
-    b = timed_round(other, round_seconds / 2);
-    if (!none_first) a = timed_round(none, round_seconds / 2);
+    if (none_first) a = timed_round(none, round_seconds / 2, profile ? &none_ops : nullptr);
+    b = timed_round(other, round_seconds / 2, profile ? &case_ops : nullptr);
+    if (!none_first) a = timed_round(none, round_seconds / 2, profile ? &none_ops : nullptr);
     ratios.push_back(median(b) / median(a));
     for (double t : a) total += t;
     for (double t : b) total += t;
@@ -321,6 +364,7 @@ CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double
   r.ratio = median(ratios);
   r.ratio_min = *std::min_element(ratios.begin(), ratios.end());
   r.ratio_max = *std::max_element(ratios.begin(), ratios.end());
+  if (profile) print_cost_profile(k, bench_baseline(), none_ops, case_ops, r.none_seconds, r.case_seconds);
   return r;
 }
 

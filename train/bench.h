@@ -86,9 +86,11 @@ struct CostResult {
   double ratio_min = 0, ratio_max = 0;   // their range
 };
 // Warm-up, then pairs of rounds (each >= 2 steps and round_seconds / 2) until >= 3 pairs and
-// min_seconds of steps.
+// min_seconds of steps. With `profile`, also prints to stderr both sides' per-op times
+// (forward + backward medians per step), the ops that differ most first: where the entry's
+// extra time goes.
 CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds,
-                    double round_seconds);
+                    double round_seconds, bool profile = false);
 
 // The process's peak resident set size (VmHWM), and a reset of it to the current RSS
 // (Linux: /proc/self/clear_refs); the reset returns false where the system refuses it.
