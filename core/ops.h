@@ -245,7 +245,7 @@ Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms
 // rem_t = prod_j (1 - sigmoid(z_j)) the stick's remainder (0 with remainder off), no
 // normalisation. mask must be causal (a window and key padding apply as for fused_attention).
 // Layouts as fused_attention and fused_attention_packed; O(L) memory, the backward recomputes
-// each row.
+// each tile of rows.
 struct StickBreakingRule {
   bool attend_current = false;  // the query's own key takes the first share
   bool remainder = true;        // what the stick leaves goes to the query's own value (the authors')
@@ -254,6 +254,11 @@ Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int3
                             const AttentionMask& mask, StickBreakingRule rule, Real scale);
 Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
                                    const AttentionMask& mask, StickBreakingRule rule, Real scale);
+// The reference kernel (core/ops/stickbreaking_reference.cpp): stickbreaking_attention's
+// arguments, computed one row at a time with plain loops as the formulas read. What the tests
+// hold the fast kernel to; not for training.
+Var stickbreaking_attention_reference(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
+                                      const AttentionMask& mask, StickBreakingRule rule, Real scale);
 
 // ---- PaTH attention (core/ops/path_attention.cpp) ----------------------------------------------
 // softmax over the logits z_tj = scale q_t^T H_t H_{t-1} ... H_{j+1} k_j of the visible keys

@@ -6,9 +6,9 @@
 // backward, and core/ops/attention_reference.cpp is the plain version of the whole that the
 // tests hold the two to.
 //
-// Internal linkage (an unnamed namespace) like the rest of fused_attention.cpp's helpers:
-// one translation unit (fused_attention.cpp) includes this, so the compiled kernel is the
-// one it was before.
+// Internal linkage (an unnamed namespace): each kernel that composes these
+// (fused_attention.cpp, stickbreaking_attention.cpp) compiles its own copy, inlined where it
+// is used.
 #pragma once
 
 #include <algorithm>

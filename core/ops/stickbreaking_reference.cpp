@@ -1,5 +1,7 @@
-// core/ops/stickbreaking_attention.cpp: stick-breaking attention (Tan et al., ICLR 2025,
-// arXiv 2410.17980; docs/spec.md §2.18), in place of the softmax, in O(L) memory.
+// core/ops/stickbreaking_reference.cpp: the reference kernel of stick-breaking attention
+// (Tan et al., ICLR 2025, arXiv 2410.17980; docs/spec.md §2.18): the formulas as they read,
+// one query row at a time, one scalar dot product per logit. The fast kernel
+// (core/ops/stickbreaking_attention.cpp) is held to it by the tests; not for training.
 //
 // For one (batch entry b, head h) with q, k, v (L, d) and scale s, query t takes its keys
 // from the nearest back:
@@ -25,31 +27,17 @@
 //
 // One (b, h) pair per loop iteration, its rows in order, and only the output saved: the
 // backward recomputes each row's z and A. Each row costs O(L d); the pair O(L^2 d) time and
-// O(L) extra memory. Results are the same bits for any thread count.
+// O(L) extra memory.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/ops.h"
-#include "core/ops/attention_geometry.h"
+#include "core/ops/stickbreaking_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
-
-// The geometry (core/ops/attention_geometry.h) and what stick-breaking adds to it.
-struct SbPlan : AttentionGeometry {
-  Real scale = 1;
-  StickBreakingRule rule;
-
-  // The keys query t takes: [lo, hi).
-  std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
-    const int64_t lo = mask.key_begin(t);
-    int64_t hi = mask.key_end(t, key_lengths[b]);
-    if (!rule.attend_current) hi = std::min(hi, t);
-    return {lo, std::max(hi, lo)};
-  }
-};
 
 Real dot(const Real* x, const Real* y, int64_t d) {
   Real acc = 0;
@@ -146,36 +134,17 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
         }
       }
     });
-    if (want_q) t.add_grad(q, std::move(gq));
-    if (want_k) t.add_grad(k, std::move(gk));
-    if (want_v) t.add_grad(v, std::move(gv));
+    add_sb_grads(t, q, k, v, gq, gk, gv);
   };
-  return t.push("stickbreaking_attention", std::move(O), std::move(backward), {q, k, v});
-}
-
-void check_sb(const SbPlan& p, const char* op) {
-  ORDO_CHECK(p.mask.causal, op, ": stick-breaking takes the keys before each query: it needs a causal mask");
-  ORDO_CHECK(std::isfinite(static_cast<double>(p.scale)), op, ": scale must be finite, got ", p.scale);
+  return t.push("stickbreaking_attention_reference", std::move(O), std::move(backward), {q, k, v});
 }
 
 }  // namespace
 
-Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
-                            const AttentionMask& mask, StickBreakingRule rule, Real scale) {
-  const SbPlan p{AttentionGeometry::padded("stickbreaking_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths,
-                                           mask),
-                 scale, rule};
-  check_sb(p, "stickbreaking_attention");
-  return stickbreaking_with_plan(t, q, k, v, p);
-}
-
-Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
-                                   const AttentionMask& mask, StickBreakingRule rule, Real scale) {
-  const SbPlan p{AttentionGeometry::packed("stickbreaking_attention_packed", t.shape(q), t.shape(k), t.shape(v),
-                                           lengths, L, mask),
-                 scale, rule};
-  check_sb(p, "stickbreaking_attention_packed");
-  return stickbreaking_with_plan(t, q, k, v, p);
+Var stickbreaking_attention_reference(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
+                                      const AttentionMask& mask, StickBreakingRule rule, Real scale) {
+  return stickbreaking_with_plan(
+      t, q, k, v, sb_plan("stickbreaking_attention_reference", t, q, k, v, key_lengths, std::nullopt, mask, rule, scale));
 }
 
 }  // namespace ordo
