@@ -91,6 +91,17 @@ inline float fast_log2(float x) {
   return x != x ? x : r;
 }
 
+// ln(1 + x) for finite x >= 0 with relative accuracy, vectorisable: w = 1 + x rounded, then
+// ln(w) x / (w - 1) (Goldberg's correction: the rounding of 1 + x cancels), or x itself where
+// w rounds to 1. Near w = 1 fast_log2 is t q(t) with t = w - 1 exact, accurate relative to
+// its result, so tiny x keep their few ulp where ln(1 + x) rounded naively loses them all.
+inline float fast_log1p_nonnegative(float x) {
+  const float w = 1.0f + x;
+  const float d = w - 1.0f;
+  const float r = 0.693147180559945309f * fast_log2(w) * (x / (d == 0.0f ? 1.0f : d));
+  return d == 0.0f ? x : r;
+}
+
 inline float fast_tanh(float x) {
   const float ax = x < 0 ? -x : x;
   // |x| < 0.625: odd polynomial.
@@ -111,6 +122,7 @@ inline float fast_tanh(float x) {
 inline double fast_exp(double x) { return std::exp(x); }
 inline double fast_exp2_nonpositive(double x) { return std::exp2(x); }
 inline double fast_log2(double x) { return std::log2(x); }
+inline double fast_log1p_nonnegative(double x) { return std::log1p(x); }
 inline double fast_tanh(double x) { return std::tanh(x); }
 
 }  // namespace ordo

@@ -92,12 +92,19 @@ Var tanh(Tape& t, Var a) {
   }, {a});
 }
 
+// e = e^-|x| and r = 1 / (1 + e): sigmoid(x) = r and sigmoid(-x) = e r for x >= 0 (swapped for
+// x < 0). No exponential overflows, and 1 - sigmoid is never formed by a subtraction. Branch-
+// free with core/fastmath.h's exp, so the loops over it vectorise (libm's exp per element
+// was 37 ms of PoPE's 126 ms default step, through log_sigmoid).
+struct SigmoidPair {
+  Real e, r;
+  explicit SigmoidPair(Real x) : e(fast_exp(-std::fabs(x))), r(Real(1) / (Real(1) + e)) {}
+};
+
 Var sigmoid(Tape& t, Var a) {
-  // Written so that e^(...) never overflows: for x >= 0 through e^-x, for x < 0 through e^x.
   Tensor y = map(t.value(a), [](Real x) {
-    if (x >= 0) return Real(1) / (Real(1) + std::exp(-x));
-    const Real e = std::exp(x);
-    return e / (Real(1) + e);
+    const SigmoidPair s(x);
+    return x >= 0 ? s.r : s.e * s.r;
   });
   return t.push("sigmoid", y, [a, y](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a)) accumulate(t, a, dy, y, [](Real d, Real s) { return d * s * (1 - s); });
@@ -106,12 +113,14 @@ Var sigmoid(Tape& t, Var a) {
 
 Var log_sigmoid(Tape& t, Var a) {
   // min(x, 0) - log1p(e^-|x|): no overflow, and no log of a rounded-to-1 sigmoid for x >> 0.
-  Tensor y = map(t.value(a), [](Real x) { return std::min(x, Real(0)) - std::log1p(std::exp(-std::fabs(x))); });
+  Tensor y = map(t.value(a), [](Real x) {
+    return std::min(x, Real(0)) - fast_log1p_nonnegative(fast_exp(-std::fabs(x)));
+  });
   return t.push("log_sigmoid", std::move(y), [a](Tape& t, const Tensor& dy) {
     if (t.needs_grad(a))
       accumulate(t, a, dy, t.value(a), [](Real d, Real x) {  // 1 - sigmoid(x) = sigmoid(-x)
-        const Real e = std::exp(-std::fabs(x));
-        return d * (x >= 0 ? e / (Real(1) + e) : Real(1) / (Real(1) + e));
+        const SigmoidPair s(x);
+        return d * (x >= 0 ? s.e * s.r : s.r);
       });
   }, {a});
 }

@@ -215,6 +215,51 @@ TEST_CASE("fast_log2: within 1.2e-7 of log2 from 2^-100 to 2^100, exact at power
   REQUIRE(std::isnan(fast_log2(std::numeric_limits<float>::quiet_NaN())));
 }
 
+TEST_CASE("fast_log1p_nonnegative: within 4 ulp of log1p from 2^-126 to 2^20, x itself below 2^-24",
+          "[ops][unary][fastmath]") {
+  double worst = 0;
+  for (int i = 0; i <= 400000; ++i) {
+    const float x = std::exp2(-126.0f + 146.0f * static_cast<float>(i) / 400000.0f);
+    const double ref = std::log1p(static_cast<double>(x));
+    worst = std::max(worst, std::fabs(fast_log1p_nonnegative(x) - ref) / ref);
+  }
+  INFO("max relative error " << worst);
+  REQUIRE(worst <= 4 * 5.96e-8);
+  REQUIRE(fast_log1p_nonnegative(0.0f) == 0.0f);
+  REQUIRE(fast_log1p_nonnegative(1e-9f) == 1e-9f);
+  REQUIRE(std::isnan(fast_log1p_nonnegative(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST_CASE("sigmoid and log_sigmoid in float32: within a few ulp of float64 libm, no overflow", "[ops][unary]") {
+  // The ops use core/fastmath.h's exp and log1p; their float64 build (the gradient checks) libm's.
+  std::vector<Real> xs;
+  for (int i = -4000; i <= 4000; ++i) xs.push_back(static_cast<Real>(i) / 40);  // [-100, 100]
+  for (Real x : {Real(-1e30), Real(-200), Real(200), Real(1e30)}) xs.push_back(x);
+  Tensor x = Tensor::empty(Shape{static_cast<int64_t>(xs.size())});
+  std::copy(xs.begin(), xs.end(), x.data());
+  Parameter p("x", x.clone());
+  p.grad = Tensor::zeros(x.shape());
+  Tape t;
+  const Var xv = t.param(p);
+  const Var s = ordo::sigmoid(t, xv), ls = log_sigmoid(t, xv);
+  t.backward(sum(t, ls));  // d/dx log sigmoid(x) = sigmoid(-x)
+  double worst_s = 0, worst_ls = 0, worst_grad = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double xd = xs[i], sig = 1 / (1 + std::exp(-xd)), rest = 1 / (1 + std::exp(xd));
+    const double log_sig = std::min(xd, 0.0) - std::log1p(std::exp(-std::fabs(xd)));
+    INFO("x " << xd);
+    REQUIRE(std::isfinite(double(t.value(s)[int64_t(i)])));
+    REQUIRE(std::isfinite(double(t.value(ls)[int64_t(i)])));
+    if (sig > 1e-30) worst_s = std::max(worst_s, std::fabs(t.value(s)[int64_t(i)] - sig) / sig);
+    worst_ls = std::max(worst_ls, std::fabs(t.value(ls)[int64_t(i)] - log_sig) / std::max(std::fabs(log_sig), 1e-30));
+    if (rest > 1e-30) worst_grad = std::max(worst_grad, std::fabs(p.grad[int64_t(i)] - rest) / rest);
+  }
+  INFO("max relative errors: sigmoid " << worst_s << " log_sigmoid " << worst_ls << " its gradient " << worst_grad);
+  CHECK(worst_s <= 6 * 5.96e-8);
+  CHECK(worst_ls <= 6 * 5.96e-8);
+  CHECK(worst_grad <= 6 * 5.96e-8);
+}
+
 TEST_CASE("unary gradients by hand", "[ops][unary]") {
   Parameter p("p", T({4}, {-1, 0.5, 1, 2}));
   auto grad_of = [&](Var (*op)(Tape&, Var)) {
