@@ -266,7 +266,7 @@ Var stickbreaking_attention_reference(Tape& t, Var q, Var k, Var v, const std::v
 // w (B, L, H, d_h) and beta (B, L, H), or packed (T, H, d_h) and (T, H) as
 // fused_attention_packed. mask must be causal (a window and key padding apply as for
 // fused_attention); padding query rows output zeros. O(L) memory: the backward recomputes
-// each row's chain. path_attention_weights: the weights (B, H, L, L) of the padded form, for
+// each tile's chains. path_attention_weights: the weights (B, H, L, L) of the padded form, for
 // attention maps (no gradient).
 Var path_attention(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
                    const AttentionMask& mask, Real scale);
@@ -274,6 +274,11 @@ Var path_attention_packed(Tape& t, Var q, Var k, Var v, Var w, Var beta, const s
                           int64_t L, const AttentionMask& mask, Real scale);
 Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w, const Tensor& beta,
                               const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);
+// The reference kernel (core/ops/path_reference.cpp): path_attention's arguments, computed one
+// row at a time with plain loops as the formulas read. What the tests hold the fast kernel
+// to; not for training.
+Var path_attention_reference(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
+                             const AttentionMask& mask, Real scale);
 
 // The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
 // inputs and masks, computed with plain loops as the formulas read (every score of a row

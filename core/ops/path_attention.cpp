@@ -1,81 +1,220 @@
 // core/ops/path_attention.cpp: PaTH attention (Yang et al. 2025, arXiv 2505.16381;
-// docs/spec.md §2.20), the softmax over logits that a product of Householder reflections
-// between key and query transforms, in O(L) memory.
+// docs/spec.md §2.20), the fast kernel. core/ops/path_reference.cpp computes the same
+// formulas one query row at a time (and states them in full); the tests hold this kernel to
+// it, forward and backward.
 //
-// For one (batch entry b, head h) with q, k, v, w (L, d), beta (L) and scale s:
-//   H_l      = I - beta_l w_l w_l^T                         (symmetric)
-//   z_tj     = s q_t^T H_t H_{t-1} ... H_{j+1} k_j          (j <= t; the product is empty at j = t)
-//   O_t      = sum_j softmax_j(z_t)_j v_j                   over the visible keys j
-// Row t walks its keys from the nearest back, carrying r = H_{j+1} ... H_t q_t:
-//   r_t = q_t,   z_tj = s r_j . k_j,   r_{j-1} = H_j r_j = r_j - beta_j w_j (w_j . r_j)
-// so a row costs O(L d) and no (L, L) tensor or d x d product is formed.
-// Backward, given dO_t: P the row's softmax, dz_j = s P_j (dO_t . v_j - sum_m P_m dO_t . v_m),
-// dv_j += P_j dO_t, dk_j += dz_j r_j; the adjoint g of r runs from the farthest key forward:
+// For one (batch entry b, head h), H_l = I - beta_l w_l w_l^T and query t's state walked from
+// the nearest key back, r_t = q_t, r_{j-1} = H_j r_j:
+//   z_tj = s r_j . k_j,   O_t = sum_j softmax_j(z_t)_j v_j              over the visible keys
+// and backward, with P the row's softmax, dz_j = s P_j (dO_t . v_j - sum_m P_m dO_t . v_m):
+//   dv_j += P_j dO_t,  dk_j += dz_j r_j,  and the adjoint g of r from the farthest key on:
 //   g = 0;  for j = lo .. hi - 1:
-//     (j > lo)  a = w_j . r_j, c = w_j . g:  dbeta_j -= a c,  dw_j -= beta_j (a g + c r_j),
-//               g = H_j g
+//     (j > lo)  a = w_j . r_j, c = w_j . g:  dbeta_j -= a c,  dw_j -= beta_j (a g + c r_j),  g = H_j g
 //     g += dz_j k_j
-//   dq_t += g
-// (r_{j-1} = H_j r_j: its adjoint reaches r_j through H_j, symmetric, and beta_j, w_j
-// directly.) The r_j of a row are recomputed in the backward (O(L d) scratch per thread).
+//   dq_t = g.
 //
-// One (b, h) pair per loop iteration, its rows in order: results are the same bits for any
-// thread count. Causal only: a query's chain runs over the tokens between its keys and it.
-// A query row at or beyond its sequence's length (padding) outputs zeros.
+// How it is faster than the row walk. A tile of up to kTile queries walks its keys together,
+// one vector lane per query: the states r of the tile are a (d, kTile) block, and each key's
+// dot products and update are d vector FMAs over the lanes (k_j, w_j broadcast), where the
+// row walk ran one scalar dependency chain per dot product. The logits land key-major (row =
+// key, column = query), so the softmax is vertical vector work, and P v, V dO^T and P^T dO
+// are tile products (core/ops/fused_attention_tiles.h). The backward walks forward, so it
+// needs each key's state: the recomputing walk keeps the block of states at every kTile-th
+// key (a checkpoint) and each block of kTile keys is walked again from its checkpoint into a
+// (kTile, d, kTile) buffer before the adjoint passes over it. Memory per thread
+// O(L kTile + kTile^2 d); no (L, L) tensor.
+//
+// Bits. The states, the logits, the softmax's sums and the products over keys are taken in
+// the reference's order (each dot product over c in order; sums over keys from the farthest),
+// so they differ from the reference only through core/fastmath.h's exp (float32; the float64
+// build keeps libm's and gives the reference's forward bits). The backward's sums over the
+// queries of a tile (dk, dw, dbeta) are taken across lanes (lane_sum, a fixed association)
+// where the reference adds row after row: the last bits differ there. A pair (b, h) is one
+// loop iteration, so any thread count gives the same bits.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "core/fastmath.h"
 #include "core/ops.h"
-#include "core/ops/attention_geometry.h"
+#include "core/ops/fused_attention_tiles.h"
+#include "core/ops/path_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
 
-// The geometry (core/ops/attention_geometry.h) and what PaTH adds to it.
-struct PathPlan : AttentionGeometry {
-  Real scale = 1;
+// The lane loops in whole AVX-512 registers (GCC's default for the target is 256-bit
+// vectors); noinline, since an inlined loop takes its caller's width.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#define ORDO_PATH_WIDE __attribute__((target("prefer-vector-width=512"), noinline))
+#else
+#define ORDO_PATH_WIDE
+#endif
 
-  int64_t beta_offset(int64_t b, int64_t h) const { return row0(b) * H + h; }  // beta, stride H
-  // The keys query t takes, [lo, hi) with hi = t + 1 for a real row; empty for padding.
-  std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
-    if (t >= key_lengths[b]) return {0, 0};
-    return {mask.key_begin(t), mask.key_end(t, key_lengths[b])};
+// One tile: queries [r0, r0 + nq) (nqp lanes, a multiple of kVec; those past nq see no key)
+// and the keys [klo, klo + nk) they see (mk rows, a multiple of kMR; those past nk zero).
+struct PathTile {
+  int64_t r0 = 0, nq = 0, nqp = 0, klo = 0, nk = 0, mk = 0;
+  int32_t lo[kTile], hi[kTile];  // lane i's keys: [lo[i], hi[i])
+
+  PathTile(const PathPlan& p, int64_t b, int64_t row0) : r0(row0) {
+    nq = std::min(kTile, p.rows(b) - r0);
+    nqp = round_up(nq, kVec);
+    int64_t first = p.L, last = 0;
+    for (int64_t i = 0; i < kTile; ++i) {
+      const auto [l, h] = i < nq ? p.keys(b, r0 + i) : std::pair<int64_t, int64_t>{0, 0};
+      lo[i] = static_cast<int32_t>(l), hi[i] = static_cast<int32_t>(h);
+      if (h > l) first = std::min(first, l), last = std::max(last, h);
+    }
+    klo = last > first ? first : 0;
+    nk = last > first ? last - first : 0;
+    mk = round_up(nk, kMR);
+  }
+  int64_t blocks() const { return (nk + kTile - 1) / kTile; }  // of kTile keys, from klo
+};
+
+// One pair's inputs as the kernel reads them.
+struct PathPair {
+  const Real *k, *w, *beta;  // rows of ld, beta with stride H
+  int64_t ld, H, d;
+};
+
+// The per-thread buffers of one pair.
+struct PathBuffers {
+  int64_t Lk = 0, dp = 0;
+  Real *v = nullptr, *dv = nullptr;                  // v, and the dv sums, as (Lk, dp) rows
+  Real *dk = nullptr, *dw = nullptr, *db = nullptr;  // dk, dw (Lk, d) and dbeta (Lk) sums
+  Real *zt = nullptr, *gt = nullptr;                 // (Lk, kTile): z^T then P^T; g^T then dz^T
+  Real *rt = nullptr, *adj = nullptr;                // the lanes' states and adjoints (d, kTile)
+  Real *checkpoints = nullptr, *states = nullptr;    // (blocks, d, kTile), (kTile, d, kTile)
+  Real *dot = nullptr, *dos = nullptr, *out = nullptr;  // dO^T (dp, kTile); dO, product rows (kTile, dp)
+
+  PathBuffers(const PathPlan& p, bool backward) {
+    Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec);
+    const int64_t lanes = p.d * kTile, blocks = (p.L + kTile - 1) / kTile + 1;
+    int64_t n = Lk * dp + 2 * Lk * kTile + lanes + 3 * dp * kTile;
+    if (backward) n += Lk * dp + 2 * Lk * p.d + Lk + lanes + blocks * lanes + kTile * lanes;
+    thread_local std::vector<Real> buffer;
+    if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
+    Real* at = buffer.data();
+    auto take = [&at](int64_t m) { Real* r = at; at += m; return r; };
+    v = take(Lk * dp), zt = take(Lk * kTile), gt = take(Lk * kTile), rt = take(lanes);
+    dot = take(dp * kTile), dos = take(dp * kTile), out = take(dp * kTile);
+    if (backward) {
+      dv = take(Lk * dp), dk = take(Lk * p.d), dw = take(Lk * p.d), db = take(Lk), adj = take(lanes);
+      checkpoints = take(blocks * lanes), states = take(kTile * lanes);
+    }
   }
 };
 
-Real dot(const Real* x, const Real* y, int64_t d) {
-  Real acc = 0;
-  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
-  return acc;
-}
-
-Real* scratch(size_t n) {
-  thread_local std::vector<Real> buffer;
-  if (buffer.size() < n) buffer.resize(n);
-  return buffer.data();
-}
-
-// Row t's weights P over its keys [lo, hi) (indexed from lo), and, when R is given, each
-// key's r_j (row j - lo of R, d wide).
-void row_weights(const PathPlan& p, const Real* q, const Real* k, const Real* w, const Real* beta, int64_t t,
-                 int64_t lo, int64_t hi, Real* P, Real* r, Real* R) {
-  std::copy(q + t * p.ld, q + t * p.ld + p.d, r);
-  Real top = -INFINITY;
-  for (int64_t j = hi - 1; j >= lo; --j) {
-    if (R) std::copy(r, r + p.d, R + (j - lo) * p.d);
-    P[j - lo] = p.scale * dot(r, k + j * p.ld, p.d);
-    top = std::max(top, P[j - lo]);
-    if (j > lo) {  // r <- H_j r
-      const Real* wj = w + j * p.ld;
-      const Real f = beta[j * p.H] * dot(wj, r, p.d);
-      for (int64_t c = 0; c < p.d; ++c) r[c] -= f * wj[c];
+// One key's step of the walk over the lanes' states rt (d, kTile): with `logits`, z^T's row
+// (s r . k_j where the lane sees key j, -inf elsewhere); then r <- H_j r where the lane sees
+// j and j is not its farthest key. The dot products run over c in order, as the reference's.
+template <bool kLogits>
+ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, int64_t j, Real* __restrict rt,
+                             Real* __restrict z_row) {
+  const Real* __restrict kj = x.k + j * x.ld;
+  const Real* __restrict wj = x.w + j * x.ld;
+  const Real bj = x.beta[j * x.H];
+  const int32_t jj = static_cast<int32_t>(j);
+  Real z[kTile] = {}, f[kTile] = {};
+  for (int64_t c = 0; c < x.d; ++c) {
+    const Real* __restrict r = rt + c * kTile;
+    for (int64_t i = 0; i < tl.nqp; ++i) {
+      if constexpr (kLogits) z[i] += r[i] * kj[c];
+      f[i] += wj[c] * r[i];
     }
   }
-  Real total = 0;
-  for (int64_t j = lo; j < hi; ++j) total += P[j - lo] = std::exp(P[j - lo] - top);
-  for (int64_t j = lo; j < hi; ++j) P[j - lo] /= total;
+  for (int64_t i = 0; i < tl.nqp; ++i) {
+    const bool sees = (jj >= tl.lo[i]) & (jj < tl.hi[i]);
+    if constexpr (kLogits) z_row[i] = sees ? scale * z[i] : -INFINITY;
+    f[i] = sees & (jj > tl.lo[i]) ? bj * f[i] : Real(0);
+  }
+  for (int64_t c = 0; c < x.d; ++c) {
+    Real* __restrict r = rt + c * kTile;
+    const Real wc = wj[c];
+    for (int64_t i = 0; i < tl.nqp; ++i) r[i] -= f[i] * wc;
+  }
+}
+
+// The tile's walk from its nearest key back: q^T into rt, then each key's logits into z^T
+// (row jj = key klo + jj), and, given checkpoints, the states at the top of every block of
+// kTile keys (block m: keys klo + m kTile ..), taken before that key's step.
+void walk_tile(const PathPlan& p, const PathPair& x, const PathTile& tl, const Real* q, Real* rt, Real* zt,
+               Real* checkpoints) {
+  copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, rt, tl.nqp);
+  for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
+    if (checkpoints && (jj % kTile == kTile - 1 || jj == tl.nk - 1))
+      std::copy(rt, rt + p.d * kTile, checkpoints + (jj / kTile) * p.d * kTile);
+    walk_key<true>(x, tl, p.scale, tl.klo + jj, rt, zt + jj * kTile);
+  }
+}
+
+// z^T to P^T in place: each lane's softmax over its keys (rows past nk zeroed). The sums run
+// over the keys from the farthest, as the reference's; a lane that sees no key gets zeros.
+ORDO_PATH_WIDE void softmax_lanes(const PathTile& tl, Real* __restrict zt) {
+  Real top[kTile], total[kTile];
+  for (int64_t i = 0; i < tl.nqp; ++i) top[i] = -INFINITY, total[i] = 0;
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) top[i] = std::max(top[i], zt[jj * kTile + i]);
+  for (int64_t i = 0; i < tl.nqp; ++i) top[i] = top[i] == -INFINITY ? Real(0) : top[i];
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) total[i] += zt[jj * kTile + i] = fast_exp(zt[jj * kTile + i] - top[i]);
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) {
+      const Real e = zt[jj * kTile + i];
+      zt[jj * kTile + i] = total[i] > 0 ? e / (total[i] > 0 ? total[i] : Real(1)) : Real(0);
+    }
+  std::fill(zt + tl.nk * kTile, zt + tl.mk * kTile, Real(0));
+}
+
+// out (nqp, dp) = X Y over the tile's keys, X^T the key-major tile xt and Y the key rows y
+// from klo on, kTile keys at a time (the slices every register block sweeps stay in L1), in
+// the order of the keys.
+void product_over_keys(const PathTile& tl, const Real* xt, const Real* y, int64_t dp, Real* out) {
+  if (tl.nk == 0) std::fill(out, out + tl.nqp * dp, Real(0));
+  for (int64_t k0 = 0; k0 < tl.nk; k0 += kTile)
+    tile_product(k0 > 0, tl.nqp, dp, std::min(kTile, tl.nk - k0), xt + k0 * kTile, 1, kTile, y + k0 * dp, dp, out,
+                 dp);
+}
+
+// g^T (V dO^T) to dz^T in place: dz = s P (g - sum_m P_m g_m), the sum from the farthest key.
+ORDO_PATH_WIDE void logit_grads(const PathTile& tl, Real scale, const Real* __restrict pt, Real* __restrict gt) {
+  Real mean[kTile] = {};
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) mean[i] += pt[jj * kTile + i] * gt[jj * kTile + i];
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i)
+      gt[jj * kTile + i] = scale * pt[jj * kTile + i] * (gt[jj * kTile + i] - mean[i]);
+}
+
+// One key's step of the adjoint walk (keys from the farthest on), the state r_j of every lane
+// in r (d, kTile) and the adjoints in g: the key's dbeta, dw and dk sums over the lanes.
+ORDO_PATH_WIDE void adjoint_key(const PathPair& x, const PathTile& tl, int64_t j, const Real* __restrict r,
+                                const Real* __restrict dz, Real* __restrict g, Real* __restrict dk_j,
+                                Real* __restrict dw_j, Real* __restrict db_j) {
+  const Real* __restrict kj = x.k + j * x.ld;
+  const Real* __restrict wj = x.w + j * x.ld;
+  const Real bj = x.beta[j * x.H];
+  const int32_t jj = static_cast<int32_t>(j);
+  Real a[kTile] = {}, c[kTile] = {}, moves[kTile];
+  for (int64_t e = 0; e < x.d; ++e)
+    for (int64_t i = 0; i < tl.nqp; ++i) {
+      a[i] += wj[e] * r[e * kTile + i];
+      c[i] += wj[e] * g[e * kTile + i];
+    }
+  for (int64_t i = 0; i < tl.nqp; ++i)
+    moves[i] = (jj >= tl.lo[i]) & (jj < tl.hi[i]) & (jj > tl.lo[i]) ? Real(1) : Real(0);
+  *db_j -= lane_sum<Real>(tl.nqp, [&](int64_t i) { return moves[i] * (a[i] * c[i]); });
+  for (int64_t e = 0; e < x.d; ++e) {
+    const Real* __restrict re = r + e * kTile;
+    Real* __restrict ge = g + e * kTile;
+    dw_j[e] -= lane_sum<Real>(tl.nqp, [&](int64_t i) { return moves[i] * (bj * (a[i] * ge[i] + c[i] * re[i])); });
+    for (int64_t i = 0; i < tl.nqp; ++i) ge[i] -= moves[i] * (bj * c[i] * wj[e]);
+    dk_j[e] += lane_sum<Real>(tl.nqp, [&](int64_t i) { return dz[i] * re[i]; });
+    for (int64_t i = 0; i < tl.nqp; ++i) ge[i] += dz[i] * kj[e];
+  }
 }
 
 Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan& p) {
@@ -85,129 +224,95 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
     const Real *wd = t.value(w).data(), *bd = t.value(beta).data();
     Real* od = O.data();
     parallel_for(p.B * p.H, 3 * p.L * p.L * p.d + 1, [&](int64_t bh) {
-      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-      Real* P = scratch(static_cast<size_t>(p.L + p.d));
-      Real* r = P + p.L;
-      for (int64_t row = 0; row < p.rows(b); ++row) {
-        const auto [lo, hi] = p.keys(b, row);
-        if (hi <= lo) continue;
-        row_weights(p, qd + o, kd + o, wd + o, bd + ob, row, lo, hi, P, r, nullptr);
-        Real* out = od + o + row * p.ld;
-        for (int64_t j = lo; j < hi; ++j)
-          for (int64_t c = 0; c < p.d; ++c) out[c] += P[j - lo] * vd[o + j * p.ld + c];
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
+      const PathPair x{kd + o, wd + o, bd + p.beta_offset(b, h), p.ld, p.H, p.d};
+      PathBuffers bf(p, false);
+      copy_padded(vd + o, p.rows(b), p.d, p.ld, Real(1), bf.v, bf.Lk, bf.dp);
+      for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
+        const PathTile tl(p, b, r0);
+        walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, nullptr);
+        softmax_lanes(tl, bf.zt);
+        product_over_keys(tl, bf.zt, bf.v + tl.klo * bf.dp, bf.dp, bf.out);
+        for (int64_t i = 0; i < tl.nq; ++i)
+          std::copy(bf.out + i * bf.dp, bf.out + i * bf.dp + p.d, od + o + (r0 + i) * p.ld);
       }
     });
   }
 
   Tape::Backward backward = [q, k, v, w, beta, p](Tape& t, const Tensor& dO) {
-    const bool want[5] = {t.needs_grad(q), t.needs_grad(k), t.needs_grad(v), t.needs_grad(w), t.needs_grad(beta)};
-    if (std::none_of(want, want + 5, [](bool x) { return x; })) return;
-    // Summed buffers: the pairs add whole rows, and the inputs may share a Var.
-    Tensor gq = Tensor::zeros(t.shape(q)), gk = Tensor::zeros(t.shape(k)), gv = Tensor::zeros(t.shape(v));
-    Tensor gw = Tensor::zeros(t.shape(w)), gb = Tensor::zeros(t.shape(beta));
+    const Var in[5] = {q, k, v, w, beta};
+    if (std::none_of(in, in + 5, [&](Var x) { return t.needs_grad(x); })) return;
+    // Summed buffers: the inputs may share a Var. Each pair writes only its own head's columns.
+    Tensor g[5];
+    for (int i = 0; i < 5; ++i) g[i] = Tensor::zeros(t.shape(in[i]));
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *wd = t.value(w).data(), *bd = t.value(beta).data(), *dod = dO.data();
     parallel_for(p.B * p.H, 8 * p.L * p.L * p.d + 1, [&](int64_t bh) {
-      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-      Real* P = scratch(static_cast<size_t>(2 * p.L + (p.L + 2) * p.d));
-      Real* dz = P + p.L;
-      Real* r = dz + p.L;
-      Real* g = r + p.d;
-      Real* R = g + p.d;
-      for (int64_t row = 0; row < p.rows(b); ++row) {
-        const auto [lo, hi] = p.keys(b, row);
-        if (hi <= lo) continue;
-        row_weights(p, qd + o, kd + o, wd + o, bd + ob, row, lo, hi, P, r, R);
-        const Real* dout = dod + o + row * p.ld;
-        Real mean = 0;  // sum_m P_m dO . v_m
-        for (int64_t j = lo; j < hi; ++j) {
-          dz[j - lo] = dot(dout, vd + o + j * p.ld, p.d);
-          mean += P[j - lo] * dz[j - lo];
-          Real* dvj = gv.data() + o + j * p.ld;
-          for (int64_t c = 0; c < p.d; ++c) dvj[c] += P[j - lo] * dout[c];
-        }
-        std::fill(g, g + p.d, Real(0));
-        for (int64_t j = lo; j < hi; ++j) {
-          const Real* rj = R + (j - lo) * p.d;
-          const Real* kj = kd + o + j * p.ld;
-          if (j > lo) {  // g: the adjoint of r_{j-1} = H_j r_j, carried onto r_j
-            const Real* wj = wd + o + j * p.ld;
-            const Real bj = bd[ob + j * p.H];
-            const Real a = dot(wj, rj, p.d), c = dot(wj, g, p.d);
-            gb.data()[ob + j * p.H] -= a * c;
-            Real* dwj = gw.data() + o + j * p.ld;
-            for (int64_t e = 0; e < p.d; ++e) {
-              dwj[e] -= bj * (a * g[e] + c * rj[e]);
-              g[e] -= bj * c * wj[e];
-            }
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h), rows = p.rows(b);
+      const PathPair x{kd + o, wd + o, bd + ob, p.ld, p.H, p.d};
+      PathBuffers bf(p, true);
+      copy_padded(vd + o, rows, p.d, p.ld, Real(1), bf.v, bf.Lk, bf.dp);
+      std::fill(bf.dv, bf.dv + bf.Lk * bf.dp, Real(0));
+      std::fill(bf.dk, bf.dk + bf.Lk * p.d, Real(0));
+      std::fill(bf.dw, bf.dw + bf.Lk * p.d, Real(0));
+      std::fill(bf.db, bf.db + bf.Lk, Real(0));
+      const int64_t lanes = p.d * kTile;
+      for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+        const PathTile tl(p, b, r0);
+        walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, bf.checkpoints);
+        softmax_lanes(tl, bf.zt);
+        // g^T = V dO^T, then dz^T; dv_j += sum_t P_tj dO_t.
+        const Real* dout = dod + o + r0 * p.ld;
+        copy_transposed(dout, tl.nq, p.d, p.ld, bf.dot, tl.nqp);
+        tile_product(false, tl.mk, tl.nqp, p.d, bf.v + tl.klo * bf.dp, bf.dp, 1, bf.dot, kTile, bf.gt, kTile);
+        logit_grads(tl, p.scale, bf.zt, bf.gt);
+        copy_padded(dout, tl.nq, p.d, p.ld, Real(1), bf.dos, tl.nqp, bf.dp);
+        tile_product(true, tl.mk, bf.dp, tl.nq, bf.zt, kTile, 1, bf.dos, bf.dp, bf.dv + tl.klo * bf.dp, bf.dp);
+        // The adjoint walk, a block of keys at a time: its states from the block's checkpoint
+        // (walked down from its top key), then the adjoint up through them.
+        std::fill(bf.adj, bf.adj + lanes, Real(0));
+        for (int64_t m = 0; m < tl.blocks(); ++m) {
+          const int64_t first = m * kTile, last = std::min(tl.nk, first + kTile);  // jj in [first, last)
+          std::copy(bf.checkpoints + m * lanes, bf.checkpoints + (m + 1) * lanes, bf.rt);
+          for (int64_t jj = last - 1; jj >= first; --jj) {
+            std::copy(bf.rt, bf.rt + lanes, bf.states + (jj - first) * lanes);
+            if (jj > first) walk_key<false>(x, tl, p.scale, tl.klo + jj, bf.rt, nullptr);
           }
-          const Real dzj = p.scale * P[j - lo] * (dz[j - lo] - mean);
-          Real* dkj = gk.data() + o + j * p.ld;
-          for (int64_t e = 0; e < p.d; ++e) {
-            g[e] += dzj * kj[e];
-            dkj[e] += dzj * rj[e];
+          for (int64_t jj = first; jj < last; ++jj) {
+            const int64_t j = tl.klo + jj;
+            adjoint_key(x, tl, j, bf.states + (jj - first) * lanes, bf.gt + jj * kTile, bf.adj, bf.dk + j * p.d,
+                        bf.dw + j * p.d, bf.db + j);
           }
         }
-        Real* dq = gq.data() + o + row * p.ld;
-        for (int64_t e = 0; e < p.d; ++e) dq[e] += g[e];
+        for (int64_t i = 0; i < tl.nq; ++i)
+          for (int64_t c = 0; c < p.d; ++c) g[0].data()[o + (r0 + i) * p.ld + c] = bf.adj[c * kTile + i];
+      }
+      for (int64_t j = 0; j < rows; ++j) {
+        std::copy(bf.dk + j * p.d, bf.dk + (j + 1) * p.d, g[1].data() + o + j * p.ld);
+        std::copy(bf.dv + j * bf.dp, bf.dv + j * bf.dp + p.d, g[2].data() + o + j * p.ld);
+        std::copy(bf.dw + j * p.d, bf.dw + (j + 1) * p.d, g[3].data() + o + j * p.ld);
+        g[4].data()[ob + j * p.H] = bf.db[j];
       }
     });
-    if (want[0]) t.add_grad(q, std::move(gq));
-    if (want[1]) t.add_grad(k, std::move(gk));
-    if (want[2]) t.add_grad(v, std::move(gv));
-    if (want[3]) t.add_grad(w, std::move(gw));
-    if (want[4]) t.add_grad(beta, std::move(gb));
+    add_path_grads(t, in, g);
   };
   return t.push("path_attention", std::move(O), std::move(backward), {q, k, v, w, beta});
-}
-
-// What PaTH checks beyond the geometry: w of q's shape, beta of its rows and heads, a causal
-// mask, a finite scale.
-void check_path(const Shape& w, const Shape& beta, const PathPlan& p, const char* op) {
-  const Shape q = p.packed() ? Shape{p.starts.back(), p.H, p.d} : Shape{p.B, p.L, p.H, p.d};
-  ORDO_CHECK(w == q, op, ": w must have q's shape ", q, ", got ", w);
-  const Shape rows = p.packed() ? Shape{p.starts.back(), p.H} : Shape{p.B, p.L, p.H};
-  ORDO_CHECK(beta == rows, op, ": beta must be ", rows, " (q's rows and heads), got ", beta);
-  ORDO_CHECK(p.mask.causal, op, ": PaTH transforms each key by the tokens between it and the query: it needs a "
-             "causal mask");
-  ORDO_CHECK(std::isfinite(static_cast<double>(p.scale)), op, ": scale must be finite, got ", p.scale);
 }
 
 }  // namespace
 
 Var path_attention(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
                    const AttentionMask& mask, Real scale) {
-  const PathPlan p{
-      AttentionGeometry::padded("path_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths, mask), scale};
-  check_path(t.shape(w), t.shape(beta), p, "path_attention");
-  return path_with_plan(t, q, k, v, w, beta, p);
-}
-
-Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w, const Tensor& beta,
-                              const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
-  const PathPlan p{
-      AttentionGeometry::padded("path_attention_weights", q.shape(), k.shape(), k.shape(), key_lengths, mask), scale};
-  check_path(w.shape(), beta.shape(), p, "path_attention_weights");
-  Tensor out = Tensor::zeros(Shape{p.B, p.H, p.L, p.L});
-  parallel_for(p.B * p.H, 3 * p.L * p.L * p.d + 1, [&](int64_t bh) {
-    const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-    Real* P = scratch(static_cast<size_t>(p.L + p.d));
-    for (int64_t row = 0; row < p.L; ++row) {
-      const auto [lo, hi] = p.keys(b, row);
-      if (hi <= lo) continue;
-      row_weights(p, q.data() + o, k.data() + o, w.data() + o, beta.data() + ob, row, lo, hi, P, P + p.L, nullptr);
-      std::copy(P, P + (hi - lo), out.data() + (bh * p.L + row) * p.L + lo);
-    }
-  });
-  return out;
+  return path_with_plan(t, q, k, v, w, beta,
+                        path_plan("path_attention", t.shape(q), t.shape(k), t.shape(v), t.shape(w), t.shape(beta),
+                                  key_lengths, std::nullopt, mask, scale));
 }
 
 Var path_attention_packed(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& lengths,
                           int64_t L, const AttentionMask& mask, Real scale) {
-  const PathPlan p{
-      AttentionGeometry::packed("path_attention_packed", t.shape(q), t.shape(k), t.shape(v), lengths, L, mask), scale};
-  check_path(t.shape(w), t.shape(beta), p, "path_attention_packed");
-  return path_with_plan(t, q, k, v, w, beta, p);
+  return path_with_plan(t, q, k, v, w, beta,
+                        path_plan("path_attention_packed", t.shape(q), t.shape(k), t.shape(v), t.shape(w),
+                                  t.shape(beta), lengths, L, mask, scale));
 }
 
 }  // namespace ordo

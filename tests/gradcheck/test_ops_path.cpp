@@ -1,6 +1,8 @@
-// tests/gradcheck/test_ops_path.cpp: gradients of PaTH attention (core/ops/path_attention.cpp)
-// w.r.t. q, k, v, the reflection vectors w and their strengths beta against finite
-// differences in float64, padded with key padding and a window, and packed.
+// tests/gradcheck/test_ops_path.cpp: gradients of PaTH attention, the fast kernel
+// (core/ops/path_attention.cpp) and the reference kernel (core/ops/path_reference.cpp), w.r.t.
+// q, k, v, the reflection vectors w and their strengths beta against finite differences in
+// float64, padded with key padding and a window, and packed; and the fast kernel against the
+// reference past one tile of queries and keys.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -33,11 +35,13 @@ TEST_CASE("PaTH attention gradients", "[ops][path]") {
   const std::vector<int32_t> lengths{7, 4};
   const Real scale = static_cast<Real>(1 / std::sqrt(double(d)));
   const Shape s{B, L, H, d};
+  for (bool reference : {false, true})
   for (int64_t window : {0, 3}) {
-    INFO("window " << window);
+    INFO("reference " << reference << " window " << window);
     REQUIRE_GRADS_OK(check_gradients(
         [&](Tape& t, const std::vector<Var>& v) {
-          return path_attention(t, v[0], v[1], v[2], v[3], v[4], lengths, AttentionMask(true, window), scale);
+          return (reference ? path_attention_reference : path_attention)(t, v[0], v[1], v[2], v[3], v[4], lengths,
+                                                                         AttentionMask(true, window), scale);
         },
         {random_tensor(s, 11), random_tensor(s, 12), random_tensor(s, 13), unit_rows(s, 14),
          random_tensor(Shape{B, L, H}, 15, 0.2, 1.8)}));
@@ -50,4 +54,37 @@ TEST_CASE("PaTH attention gradients", "[ops][path]") {
       },
       {random_tensor(sp, 21), random_tensor(sp, 22), random_tensor(sp, 23), unit_rows(sp, 24),
        random_tensor(Shape{11, H}, 25, 0.2, 1.8)}));
+}
+
+TEST_CASE("PaTH: the fast kernel equals the reference kernel in float64", "[ops][path]") {
+  // Past one tile of queries and one block of keys (L > 64; the backward's key blocks start
+  // from checkpoints), a window past a block and a head width past a vector. float64 keeps
+  // libm's exp: the forward takes the reference's order, the backward's sums over queries
+  // are taken across lanes.
+  const int64_t B = 2, L = 150, H = 2, d = 9;
+  const Shape s{B, L, H, d};
+  const std::vector<int32_t> lengths{150, 83};
+  const Tensor R = random_tensor(s, 30);
+  for (int64_t window : {0, 70}) {
+    std::vector<Tensor> got[2];
+    for (int reference = 0; reference < 2; ++reference) {
+      std::vector<Parameter> p{{"q", random_tensor(s, 31)},
+                               {"k", random_tensor(s, 32)},
+                               {"v", random_tensor(s, 33)},
+                               {"w", unit_rows(s, 34)},
+                               {"beta", random_tensor(Shape{B, L, H}, 35, 0.2, 1.8)}};
+      for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+      Tape t;
+      Var out = (reference ? path_attention_reference : path_attention)(
+          t, t.param(p[0]), t.param(p[1]), t.param(p[2]), t.param(p[3]), t.param(p[4]), lengths,
+          AttentionMask(true, window), Real(0.4));
+      got[reference].push_back(t.value(out).clone());
+      t.backward(sum(t, mul(t, out, t.input(R))));
+      for (Parameter& x : p) got[reference].push_back(x.grad);
+    }
+    for (size_t i = 0; i < got[0].size(); ++i) {
+      INFO("window " << window << " tensor " << i << " (out, dq, dk, dv, dw, dbeta)");
+      CHECK(max_abs_diff(got[0][i], got[1][i]) <= 1e-12);
+    }
+  }
 }

@@ -1,4 +1,6 @@
-// tests/layers/test_posenc_path.cpp: PaTH (docs/spec.md §2.20). Its definition computed
+// tests/layers/test_posenc_path.cpp: PaTH (docs/spec.md §2.20). The fast kernel against the
+// reference kernel (one row at a time), forward and backward; 1 and 2 threads give the same
+// bits. Its definition computed
 // literally (d x d matrices H_l multiplied out, loops over i and j, in double) against the
 // kernel, padded with a window and packed; the encoding's reflection vectors and strengths
 // computed literally from the layer input (low rank, causal convolution, SiLU, unit norm per
@@ -7,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <omp.h>
 
 #include "core/ops.h"
 #include "core/rng.h"
@@ -110,6 +113,72 @@ TEST_CASE("path: the kernel computes q_i^T H_i ... H_{j+1} k_j attention as defi
           CHECK(std::fabs(out0 - at(got, idx(b, i, h))) < 1e-5);
         }
   }
+}
+
+TEST_CASE("path: the fast kernel agrees with the reference kernel forward and backward", "[layers][path]") {
+  // Several tiles of queries and blocks of keys (L > 64), head widths below, at and past a
+  // vector (4, 16, 20), key padding and a window. The two differ in the last bits only
+  // (docs/spec.md §2.20: core/fastmath.h's exp, the backward's sums across lanes).
+  for (const auto& [L, d] : {std::pair<int64_t, int64_t>{150, 4}, {70, 16}, {131, 20}}) {
+    const int64_t B = 2, H = 2;
+    const Shape s{B, L, H, d};
+    const std::vector<int32_t> lengths{int32_t(L), int32_t(L / 2 + 3)};
+    Tensor w = normal_tensor(s, 44), beta = Tensor::empty(Shape{B, L, H});
+    for (int64_t r = 0; r < B * L * H; ++r) {  // unit vectors, strengths in (0, 2)
+      double n = 0;
+      for (int64_t c = 0; c < d; ++c) n += at(w, r * d + c) * at(w, r * d + c);
+      for (int64_t c = 0; c < d; ++c) w[r * d + c] = static_cast<Real>(at(w, r * d + c) / std::sqrt(n));
+      beta[r] = static_cast<Real>(0.1 + 1.8 * double(r % 17) / 17);
+    }
+    const Tensor R = normal_tensor(s, 45);
+    for (int64_t window : {0, 9}) {
+      std::vector<Tensor> got[2];
+      for (int reference = 0; reference < 2; ++reference) {
+        std::vector<Parameter> p{{"q", normal_tensor(s, 41)}, {"k", normal_tensor(s, 42)}, {"v", normal_tensor(s, 43)},
+                                 {"w", w.clone()}, {"beta", beta.clone()}};
+        for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+        Tape t;
+        Var out = (reference ? path_attention_reference : path_attention)(
+            t, t.param(p[0]), t.param(p[1]), t.param(p[2]), t.param(p[3]), t.param(p[4]), lengths,
+            AttentionMask(true, window), static_cast<Real>(1 / std::sqrt(double(d))));
+        got[reference].push_back(t.value(out).clone());
+        t.backward(sum(t, mul(t, out, t.input(R))));
+        for (Parameter& x : p) got[reference].push_back(x.grad);
+      }
+      for (size_t i = 0; i < got[0].size(); ++i) {
+        INFO("L " << L << " d " << d << " window " << window << " tensor " << i << " (out, dq, dk, dv, dw, dbeta)");
+        CHECK(max_abs_diff(got[0][i], got[1][i]) <= 5e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("path: 1 and 2 threads give the same bits", "[layers][path]") {
+  const int64_t B = 3, L = 90, H = 2, d = 8;
+  const Shape s{B, L, H, d};
+  const std::vector<int32_t> lengths{90, 41, 1};
+  Tensor beta = Tensor::empty(Shape{B, L, H});
+  for (int64_t r = 0; r < B * L * H; ++r) beta[r] = static_cast<Real>(0.1 + 1.8 * double(r % 13) / 13);
+  auto run = [&] {
+    std::vector<Parameter> p{{"q", normal_tensor(s, 51)}, {"k", normal_tensor(s, 52)}, {"v", normal_tensor(s, 53)},
+                             {"w", normal_tensor(s, 54, 0.3)}, {"beta", beta.clone()}};
+    for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+    Tape t;
+    Var out = path_attention(t, t.param(p[0]), t.param(p[1]), t.param(p[2]), t.param(p[3]), t.param(p[4]), lengths,
+                             AttentionMask(true), Real(0.35));
+    std::vector<Tensor> r{t.value(out).clone()};
+    t.backward(sum(t, mul(t, out, t.input(normal_tensor(s, 55)))));
+    for (Parameter& x : p) r.push_back(x.grad);
+    return r;
+  };
+  std::vector<Tensor> one, two;
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(1);
+  one = run();
+  omp_set_num_threads(2);
+  two = run();
+  omp_set_num_threads(previous);
+  for (size_t i = 0; i < one.size(); ++i) CHECK(one[i].to_vector() == two[i].to_vector());
 }
 
 TEST_CASE("path: w and beta from the layer input as the authors build them", "[layers][path]") {
