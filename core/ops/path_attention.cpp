@@ -108,11 +108,12 @@ struct PathBuffers {
   }
 };
 
-// One key's step of the walk over the lanes' states rt (d, kTile): with `logits`, z^T's row
-// (s r . k_j where the lane sees key j, -inf elsewhere); then r <- H_j r where the lane sees
-// j and j is not its farthest key. The dot products run over c in order, as the reference's.
+// One key's step of the walk over the lanes' states (d, kTile), from rin into rout (the same
+// block for a walk in place): with `logits`, z^T's row (s r . k_j where the lane sees key j,
+// -inf elsewhere); then r <- H_j r where the lane sees j and j is not its farthest key. The
+// dot products run over c in order, as the reference's.
 template <bool kLogits>
-ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, int64_t j, Real* __restrict rt,
+ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, int64_t j, const Real* rin, Real* rout,
                              Real* __restrict z_row) {
   const Real* __restrict kj = x.k + j * x.ld;
   const Real* __restrict wj = x.w + j * x.ld;
@@ -120,7 +121,7 @@ ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, 
   const int32_t jj = static_cast<int32_t>(j);
   Real z[kTile] = {}, f[kTile] = {};
   for (int64_t c = 0; c < x.d; ++c) {
-    const Real* __restrict r = rt + c * kTile;
+    const Real* r = rin + c * kTile;
     for (int64_t i = 0; i < tl.nqp; ++i) {
       if constexpr (kLogits) z[i] += r[i] * kj[c];
       f[i] += wj[c] * r[i];
@@ -132,9 +133,10 @@ ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, 
     f[i] = sees & (jj > tl.lo[i]) ? bj * f[i] : Real(0);
   }
   for (int64_t c = 0; c < x.d; ++c) {
-    Real* __restrict r = rt + c * kTile;
+    const Real* r = rin + c * kTile;
+    Real* out = rout + c * kTile;
     const Real wc = wj[c];
-    for (int64_t i = 0; i < tl.nqp; ++i) r[i] -= f[i] * wc;
+    for (int64_t i = 0; i < tl.nqp; ++i) out[i] = r[i] - f[i] * wc;
   }
 }
 
@@ -147,7 +149,7 @@ void walk_tile(const PathPlan& p, const PathPair& x, const PathTile& tl, const R
   for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
     if (checkpoints && (jj % kTile == kTile - 1 || jj == tl.nk - 1))
       std::copy(rt, rt + p.d * kTile, checkpoints + (jj / kTile) * p.d * kTile);
-    walk_key<true>(x, tl, p.scale, tl.klo + jj, rt, zt + jj * kTile);
+    walk_key<true>(x, tl, p.scale, tl.klo + jj, rt, rt, zt + jj * kTile);
   }
 }
 
@@ -273,15 +275,13 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
         std::fill(bf.adj, bf.adj + lanes, Real(0));
         for (int64_t m = 0; m < tl.blocks(); ++m) {
           const int64_t first = m * kTile, last = std::min(tl.nk, first + kTile);  // jj in [first, last)
-          std::copy(bf.checkpoints + m * lanes, bf.checkpoints + (m + 1) * lanes, bf.rt);
-          for (int64_t jj = last - 1; jj >= first; --jj) {
-            std::copy(bf.rt, bf.rt + lanes, bf.states + (jj - first) * lanes);
-            if (jj > first) walk_key<false>(x, tl, p.scale, tl.klo + jj, bf.rt, nullptr);
-          }
+          auto state = [&](int64_t jj) { return bf.states + (jj - first) * lanes; };  // key klo + jj's
+          std::copy(bf.checkpoints + m * lanes, bf.checkpoints + (m + 1) * lanes, state(last - 1));
+          for (int64_t jj = last - 1; jj > first; --jj)
+            walk_key<false>(x, tl, p.scale, tl.klo + jj, state(jj), state(jj - 1), nullptr);
           for (int64_t jj = first; jj < last; ++jj) {
             const int64_t j = tl.klo + jj;
-            adjoint_key(x, tl, j, bf.states + (jj - first) * lanes, bf.gt + jj * kTile, bf.adj, bf.dk + j * p.d,
-                        bf.dw + j * p.d, bf.db + j);
+            adjoint_key(x, tl, j, state(jj), bf.gt + jj * kTile, bf.adj, bf.dk + j * p.d, bf.dw + j * p.d, bf.db + j);
           }
         }
         for (int64_t i = 0; i < tl.nq; ++i)
