@@ -38,41 +38,13 @@
 #include "core/fastmath.h"
 #include "core/ops.h"
 #include "core/ops/fused_attention_tiles.h"
+#include "core/ops/query_tiles.h"
 #include "core/ops/path_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
 
-// The lane loops in whole AVX-512 registers (GCC's default for the target is 256-bit
-// vectors); noinline, since an inlined loop takes its caller's width.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#define ORDO_PATH_WIDE __attribute__((target("prefer-vector-width=512"), noinline))
-#else
-#define ORDO_PATH_WIDE
-#endif
-
-// One tile: queries [r0, r0 + nq) (nqp lanes, a multiple of kVec; those past nq see no key)
-// and the keys [klo, klo + nk) they see (mk rows, a multiple of kMR; those past nk zero).
-struct PathTile {
-  int64_t r0 = 0, nq = 0, nqp = 0, klo = 0, nk = 0, mk = 0;
-  int32_t lo[kTile], hi[kTile];  // lane i's keys: [lo[i], hi[i])
-
-  PathTile(const PathPlan& p, int64_t b, int64_t row0) : r0(row0) {
-    nq = std::min(kTile, p.rows(b) - r0);
-    nqp = round_up(nq, kVec);
-    int64_t first = p.L, last = 0;
-    for (int64_t i = 0; i < kTile; ++i) {
-      const auto [l, h] = i < nq ? p.keys(b, r0 + i) : std::pair<int64_t, int64_t>{0, 0};
-      lo[i] = static_cast<int32_t>(l), hi[i] = static_cast<int32_t>(h);
-      if (h > l) first = std::min(first, l), last = std::max(last, h);
-    }
-    klo = last > first ? first : 0;
-    nk = last > first ? last - first : 0;
-    mk = round_up(nk, kMR);
-  }
-  int64_t blocks() const { return (nk + kTile - 1) / kTile; }  // of kTile keys, from klo
-};
 
 // One pair's inputs as the kernel reads them.
 struct PathPair {
@@ -113,8 +85,8 @@ struct PathBuffers {
 // -inf elsewhere); then r <- H_j r where the lane sees j and j is not its farthest key. The
 // dot products run over c in order, as the reference's.
 template <bool kLogits>
-ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, int64_t j, const Real* rin, Real* rout,
-                             Real* __restrict z_row) {
+ORDO_WIDE_LOOPS void walk_key(const PathPair& x, const QueryTile& tl, Real scale, int64_t j, const Real* rin,
+                              Real* rout, Real* __restrict z_row) {
   const Real* __restrict kj = x.k + j * x.ld;
   const Real* __restrict wj = x.w + j * x.ld;
   const Real bj = x.beta[j * x.H];
@@ -143,7 +115,7 @@ ORDO_PATH_WIDE void walk_key(const PathPair& x, const PathTile& tl, Real scale, 
 // The tile's walk from its nearest key back: q^T into rt, then each key's logits into z^T
 // (row jj = key klo + jj), and, given checkpoints, the states at the top of every block of
 // kTile keys (block m: keys klo + m kTile ..), taken before that key's step.
-void walk_tile(const PathPlan& p, const PathPair& x, const PathTile& tl, const Real* q, Real* rt, Real* zt,
+void walk_tile(const PathPlan& p, const PathPair& x, const QueryTile& tl, const Real* q, Real* rt, Real* zt,
                Real* checkpoints) {
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, rt, tl.nqp);
   for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
@@ -155,7 +127,7 @@ void walk_tile(const PathPlan& p, const PathPair& x, const PathTile& tl, const R
 
 // z^T to P^T in place: each lane's softmax over its keys (rows past nk zeroed). The sums run
 // over the keys from the farthest, as the reference's; a lane that sees no key gets zeros.
-ORDO_PATH_WIDE void softmax_lanes(const PathTile& tl, Real* __restrict zt) {
+ORDO_WIDE_LOOPS void softmax_lanes(const QueryTile& tl, Real* __restrict zt) {
   Real top[kTile], total[kTile];
   for (int64_t i = 0; i < tl.nqp; ++i) top[i] = -INFINITY, total[i] = 0;
   for (int64_t jj = 0; jj < tl.nk; ++jj)
@@ -171,18 +143,8 @@ ORDO_PATH_WIDE void softmax_lanes(const PathTile& tl, Real* __restrict zt) {
   std::fill(zt + tl.nk * kTile, zt + tl.mk * kTile, Real(0));
 }
 
-// out (nqp, dp) = X Y over the tile's keys, X^T the key-major tile xt and Y the key rows y
-// from klo on, kTile keys at a time (the slices every register block sweeps stay in L1), in
-// the order of the keys.
-void product_over_keys(const PathTile& tl, const Real* xt, const Real* y, int64_t dp, Real* out) {
-  if (tl.nk == 0) std::fill(out, out + tl.nqp * dp, Real(0));
-  for (int64_t k0 = 0; k0 < tl.nk; k0 += kTile)
-    tile_product(k0 > 0, tl.nqp, dp, std::min(kTile, tl.nk - k0), xt + k0 * kTile, 1, kTile, y + k0 * dp, dp, out,
-                 dp);
-}
-
 // g^T (V dO^T) to dz^T in place: dz = s P (g - sum_m P_m g_m), the sum from the farthest key.
-ORDO_PATH_WIDE void logit_grads(const PathTile& tl, Real scale, const Real* __restrict pt, Real* __restrict gt) {
+ORDO_WIDE_LOOPS void logit_grads(const QueryTile& tl, Real scale, const Real* __restrict pt, Real* __restrict gt) {
   Real mean[kTile] = {};
   for (int64_t jj = 0; jj < tl.nk; ++jj)
     for (int64_t i = 0; i < tl.nqp; ++i) mean[i] += pt[jj * kTile + i] * gt[jj * kTile + i];
@@ -193,7 +155,7 @@ ORDO_PATH_WIDE void logit_grads(const PathTile& tl, Real scale, const Real* __re
 
 // One key's step of the adjoint walk (keys from the farthest on), the state r_j of every lane
 // in r (d, kTile) and the adjoints in g: the key's dbeta, dw and dk sums over the lanes.
-ORDO_PATH_WIDE void adjoint_key(const PathPair& x, const PathTile& tl, int64_t j, const Real* __restrict r,
+ORDO_WIDE_LOOPS void adjoint_key(const PathPair& x, const QueryTile& tl, int64_t j, const Real* __restrict r,
                                 const Real* __restrict dz, Real* __restrict g, Real* __restrict dk_j,
                                 Real* __restrict dw_j, Real* __restrict db_j) {
   const Real* __restrict kj = x.k + j * x.ld;
@@ -231,7 +193,7 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
       PathBuffers bf(p, false);
       copy_padded(vd + o, p.rows(b), p.d, p.ld, Real(1), bf.v, bf.Lk, bf.dp);
       for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
-        const PathTile tl(p, b, r0);
+        const QueryTile tl(p, b, r0);
         walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, nullptr);
         softmax_lanes(tl, bf.zt);
         product_over_keys(tl, bf.zt, bf.v + tl.klo * bf.dp, bf.dp, bf.out);
@@ -260,7 +222,7 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
       std::fill(bf.db, bf.db + bf.Lk, Real(0));
       const int64_t lanes = p.d * kTile;
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
-        const PathTile tl(p, b, r0);
+        const QueryTile tl(p, b, r0);
         walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, bf.checkpoints);
         softmax_lanes(tl, bf.zt);
         // g^T = V dO^T, then dz^T; dv_j += sum_t P_tj dO_t.

@@ -20,7 +20,7 @@
 //   - the stick is a running product of sigmoid(-z) (tile_weights says why that is safe):
 //     sigmoid(z) and sigmoid(-z) share e^-|z|, one exp2 (core/fastmath.h, vectorisable) and one
 //     division per logit, and the backward keeps beta from its recomputation of A;
-//   - those elementwise loops use whole AVX-512 registers (ORDO_SB_WIDE).
+//   - those elementwise loops use whole AVX-512 registers (ORDO_WIDE_LOOPS).
 // A pair (b, h) is one loop iteration, its tiles in order, so the result has the same bits
 // for any thread count. It differs from the reference kernel in the last bits (docs/spec.md
 // §2.18): the logits are summed in the product's order over s k rather than s (q . k), the
@@ -36,42 +36,13 @@
 #include "core/fastmath.h"
 #include "core/ops.h"
 #include "core/ops/fused_attention_tiles.h"
+#include "core/ops/query_tiles.h"
 #include "core/ops/stickbreaking_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
 
-// The elementwise loops below in whole AVX-512 registers: GCC's default for the target is
-// 256-bit vectors, half as wide as the machine (with the earlier log-space stick, three exp2
-// and a log2 per logit: the default model's step went from 1.23x none's to 1.13x). noinline:
-// inlined into a caller, a loop takes the caller's width.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#define ORDO_SB_WIDE __attribute__((target("prefer-vector-width=512"), noinline))
-#else
-#define ORDO_SB_WIDE
-#endif
-
-// One tile: queries [r0, r0 + nq) (nqp columns, a multiple of kVec; those past nq see no key)
-// and the key rows [klo, klo + nk) they see (mk rows, a multiple of kMR; those past nk zero).
-struct SbTile {
-  int64_t r0 = 0, nq = 0, nqp = 0, klo = 0, nk = 0, mk = 0;
-  int32_t lo[kTile], hi[kTile];  // column i's keys: [lo[i], hi[i])
-
-  SbTile(const SbPlan& p, int64_t b, int64_t row0) : r0(row0) {
-    nq = std::min(kTile, p.rows(b) - r0);
-    nqp = round_up(nq, kVec);
-    int64_t first = p.L, last = 0;
-    for (int64_t i = 0; i < kTile; ++i) {
-      const auto [l, h] = i < nq ? p.keys(b, r0 + i) : std::pair<int64_t, int64_t>{0, 0};
-      lo[i] = static_cast<int32_t>(l), hi[i] = static_cast<int32_t>(h);
-      if (h > l) first = std::min(first, l), last = std::max(last, h);
-    }
-    klo = last > first ? first : 0;
-    nk = last > first ? last - first : 0;
-    mk = round_up(nk, kMR);
-  }
-};
 
 // The per-thread buffers of one pair: s k and v as (Lk, dp) rows, zero past the pair's rows,
 // the dk and dv sums the same way, three key-major tiles (Lk, kTile) and two query tiles.
@@ -109,7 +80,8 @@ struct SbBuffers {
 // set to 0 (it stays 0): its weights are under 1e-30, nothing to a float sum of values of
 // order 1, and the product never reaches the subnormals, which the vector unit slows on.
 template <bool kBeta>
-ORDO_SB_WIDE void tile_weights(const SbPlan& p, const SbTile& tl, Real* zt, Real* __restrict at, Real* __restrict rem) {
+ORDO_WIDE_LOOPS void tile_weights(const SbPlan& p, const QueryTile& tl, Real* zt, Real* __restrict at,
+                                  Real* __restrict rem) {
   constexpr Real kFloor = static_cast<Real>(7.8886090522101181e-31);  // 2^-100
   Real P[kTile];
   std::fill(P, P + kTile, Real(1));
@@ -136,7 +108,7 @@ ORDO_SB_WIDE void tile_weights(const SbPlan& p, const SbTile& tl, Real* zt, Real
 // z^T and A^T of a tile (z^T then beta with kBeta): q^T into bf.qt, then z^T = (s K) q^T over
 // the tile's key rows.
 template <bool kBeta>
-void tile_forward(const SbPlan& p, const SbTile& tl, const Real* q, SbBuffers& bf, Real* rem) {
+void tile_forward(const SbPlan& p, const QueryTile& tl, const Real* q, SbBuffers& bf, Real* rem) {
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, bf.qt, tl.nqp);
   tile_product(false, tl.mk, tl.nqp, p.d, bf.k + tl.klo * bf.dp, bf.dp, 1, bf.qt, kTile, bf.zt, kTile);
   tile_weights<kBeta>(p, tl, bf.zt, bf.at, rem);
@@ -144,8 +116,8 @@ void tile_forward(const SbPlan& p, const SbTile& tl, const Real* q, SbBuffers& b
 
 // dz^T in place of g^T: F from the farthest key on (starting at g_t rem_t, in F). beta^T is
 // 0 where a query does not see a key (and A^T too): those dz are 0. Rows past nk are zeroed.
-ORDO_SB_WIDE void tile_logit_grads(const SbTile& tl, const Real* __restrict bt, const Real* __restrict at, Real* __restrict gt,
-                      Real* __restrict F) {
+ORDO_WIDE_LOOPS void tile_logit_grads(const QueryTile& tl, const Real* __restrict bt, const Real* __restrict at,
+                                      Real* __restrict gt, Real* __restrict F) {
   for (int64_t jj = 0; jj < tl.nk; ++jj) {
     const Real* __restrict beta = bt + jj * kTile;
     const Real* __restrict a = at + jj * kTile;
@@ -157,17 +129,6 @@ ORDO_SB_WIDE void tile_logit_grads(const SbTile& tl, const Real* __restrict bt, 
     }
   }
   std::fill(gt + tl.nk * kTile, gt + tl.mk * kTile, Real(0));
-}
-
-// out (nqp, dp) = X Y over the tile's keys, X^T the key-major tile xt (A^T or dz^T) and Y the
-// key rows y (s k or v) from klo on. Taken kTile keys at a time, so that the slice of xt and
-// of y that every register block sweeps stays in L1 (one product over all nk keys re-read
-// both from L2 for each block: long configuration, 1.3x slower).
-void product_over_keys(const SbTile& tl, const Real* xt, const Real* y, int64_t dp, Real* out) {
-  if (tl.nk == 0) std::fill(out, out + tl.nqp * dp, Real(0));
-  for (int64_t k0 = 0; k0 < tl.nk; k0 += kTile)
-    tile_product(k0 > 0, tl.nqp, dp, std::min(kTile, tl.nk - k0), xt + k0 * kTile, 1, kTile, y + k0 * dp, dp, out,
-                 dp);
 }
 
 // The pair's s k and v (or any two (rows, d) inputs) as zero-padded (Lk, dp) rows.
@@ -187,7 +148,7 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
     load_pair(p, p.rows(b), kd + o, vd + o, bf);
     Real rem[kTile];
     for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
-      const SbTile tl(p, b, r0);
+      const QueryTile tl(p, b, r0);
       tile_forward<false>(p, tl, qd + o, bf, rem);
       // out rows = A v over the tile's keys (A^T read as its transpose), then + rem_t v_t.
       product_over_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);
@@ -214,7 +175,7 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
       std::fill(bf.dv, bf.dv + bf.Lk * bf.dp, Real(0));
       Real rem[kTile], F[kTile];
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
-        const SbTile tl(p, b, r0);
+        const QueryTile tl(p, b, r0);
         tile_forward<true>(p, tl, qd + o, bf, rem);
         const Real* dout = dod + o + r0 * p.ld;
         // g^T = V dO^T; F starts at g_t rem_t, the remainder being a key beyond the farthest,
@@ -256,7 +217,8 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
 
 Var stickbreaking_attention(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
                             const AttentionMask& mask, StickBreakingRule rule, Real scale) {
-  return stickbreaking_with_plan(t, q, k, v, sb_plan("stickbreaking_attention", t, q, k, v, key_lengths, std::nullopt, mask, rule, scale));
+  return stickbreaking_with_plan(
+      t, q, k, v, sb_plan("stickbreaking_attention", t, q, k, v, key_lengths, std::nullopt, mask, rule, scale));
 }
 
 Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& lengths, int64_t L,
