@@ -87,4 +87,9 @@ void parallel_for(int64_t n, int64_t cost_per_item, Body&& body) {
 
 inline int num_threads() { return omp_get_max_threads(); }
 
+// Elements per work item of the element-by-element loops (the ops of elementwise.cpp,
+// unary.cpp, shape.cpp, reduce.cpp and dropout.cpp): a multiple of every vector width. The
+// sums of reduce.cpp are taken in these chunks, so it fixes their association too.
+constexpr int64_t kElementChunk = 4096;
+
 }  // namespace ordo

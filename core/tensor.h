@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -26,6 +27,9 @@ using Real = double;
 #else
 using Real = float;
 #endif
+
+// The logit of a masked score: softmax gives it weight 0.
+constexpr Real kNegInf = -std::numeric_limits<Real>::infinity();
 
 // A shape of up to kMaxRank dimensions, stored inline.
 class Shape {

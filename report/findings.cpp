@@ -17,7 +17,6 @@ bool still_improving(const SeedOutcome& s, const FindingThresholds& th) {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // What the findings need of one cell (task, encoding), over its seeds.
 struct CellOutcome {

@@ -9,12 +9,12 @@
 #include <tuple>
 
 #include "core/strings.h"
+#include "report/statistics.h"
 #include "report/summary.h"
 
 namespace ordo {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The cell a run belongs to whatever its rate.
 using CellKey = std::tuple<std::string, std::string, std::string>;

@@ -12,9 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ordo {
+
+// A missing value (no runs, no seeds, no such length).
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The default seed of the resampling functions below.
 constexpr uint64_t kStatisticsSeed = 0x5eedb0075742a7ULL;

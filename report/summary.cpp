@@ -23,7 +23,6 @@
 namespace ordo {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A setting as an integer, or `fallback` when absent or not a number.
 int64_t setting_int(const std::map<std::string, std::string>& s, const std::string& key, int64_t fallback) {

@@ -15,15 +15,14 @@
 namespace ordo {
 namespace {
 
-constexpr int64_t kChunk = 4096;  // elements per loop iteration (a multiple of 4)
 
 // For each i in [0, n): body(i, keep_i), chunk by chunk; each chunk is one iteration.
 template <class Body>
 void for_each_mask(int64_t n, Real p, uint64_t seed, uint64_t stream, Body&& body) {
   const double threshold = static_cast<double>(p) * 4294967296.0;  // p * 2^32
-  const int64_t chunks = (n + kChunk - 1) / kChunk;
-  parallel_for(chunks, kChunk * 8, [&](int64_t c) {
-    const int64_t begin = c * kChunk, end = std::min(n, begin + kChunk);
+  const int64_t chunks = (n + kElementChunk - 1) / kElementChunk;
+  parallel_for(chunks, kElementChunk * 8, [&](int64_t c) {
+    const int64_t begin = c * kElementChunk, end = std::min(n, begin + kElementChunk);
     for (int64_t block = begin / 4; block * 4 < end; ++block) {
       const auto words = philox4x32(seed, stream, static_cast<uint64_t>(block));
       for (int k = 0; k < 4; ++k) {

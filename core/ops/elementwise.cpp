@@ -26,7 +26,6 @@ namespace ordo {
 namespace {
 
 constexpr int kMaxRank = Shape::kMaxRank;
-constexpr int64_t kChunk = 4096;         // elements per forward work item
 constexpr int64_t kReduceChunk = 8192;   // elements summed per chunk of a broadcast gradient
 
 struct BroadcastPlan {
@@ -104,9 +103,9 @@ void dispatch_inner(int64_t sa, int64_t sb, Fn&& fn) {
 // out[i] = f(a, b), every output element once.
 template <class F>
 void forward_kernel(const BroadcastPlan& p, const Real* a, const Real* b, Real* out, F f) {
-  const int64_t inner = p.inner(), nc = (inner + kChunk - 1) / kChunk;
-  parallel_for(p.rows() * nc, std::min(inner, kChunk), [&](int64_t item) {
-    const int64_t row = item / nc, j0 = (item % nc) * kChunk, j1 = std::min(inner, j0 + kChunk);
+  const int64_t inner = p.inner(), nc = (inner + kElementChunk - 1) / kElementChunk;
+  parallel_for(p.rows() * nc, std::min(inner, kElementChunk), [&](int64_t item) {
+    const int64_t row = item / nc, j0 = (item % nc) * kElementChunk, j1 = std::min(inner, j0 + kElementChunk);
     const Offsets o = row_offsets(p, row);
     dispatch_inner(p.sa[p.rank - 1], p.sb[p.rank - 1], [&](auto SA, auto SB) {
       const Real* ap = a + o.a;
@@ -149,9 +148,9 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
   }
   const bool inner_kept = sx[last] != 0;
   if (dx_like_out(p, which)) {
-    const int64_t nc = (inner + kChunk - 1) / kChunk;
-    parallel_for(p.rows() * nc, std::min(inner, kChunk), [&](int64_t item) {
-      const int64_t row = item / nc, j0 = (item % nc) * kChunk, j1 = std::min(inner, j0 + kChunk);
+    const int64_t nc = (inner + kElementChunk - 1) / kElementChunk;
+    parallel_for(p.rows() * nc, std::min(inner, kElementChunk), [&](int64_t item) {
+      const int64_t row = item / nc, j0 = (item % nc) * kElementChunk, j1 = std::min(inner, j0 + kElementChunk);
       const Offsets o = row_offsets(p, row);
       dispatch_inner(p.sa[last], p.sb[last], [&](auto SA, auto SB) {
         const Real* dp = dout + o.out;
@@ -208,9 +207,9 @@ void backward_kernel(const BroadcastPlan& p, int which, const Real* dout, const 
     const int64_t k = item / n_chunks, c = item % n_chunks;
     sum_rows(k, c * chunk_rows, std::min(reduced_count, (c + 1) * chunk_rows), pp + c * xn + k * seg);
   });
-  const int64_t nb = (xn + kChunk - 1) / kChunk;
-  parallel_for(nb, kChunk * n_chunks, [&](int64_t blk) {
-    const int64_t e0 = blk * kChunk, e1 = std::min(xn, e0 + kChunk);
+  const int64_t nb = (xn + kElementChunk - 1) / kElementChunk;
+  parallel_for(nb, kElementChunk * n_chunks, [&](int64_t blk) {
+    const int64_t e0 = blk * kElementChunk, e1 = std::min(xn, e0 + kElementChunk);
     for (int64_t c = 1; c < n_chunks; ++c) {
       const Real* src = pp + c * xn;
 #pragma omp simd
@@ -289,12 +288,12 @@ Var div(Tape& t, Var a, Var b) {
 Var scale(Tape& t, Var a, Real s) {
   const Tensor& A = t.value(a);
   Tensor out = Tensor::empty(A.shape());
-  const int64_t n = A.numel(), nc = (n + kChunk - 1) / kChunk;
+  const int64_t n = A.numel(), nc = (n + kElementChunk - 1) / kElementChunk;
   {
     const Real* x = A.data();
     Real* y = out.data();
-    parallel_for(nc, kChunk, [&](int64_t c) {
-      const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
+    parallel_for(nc, kElementChunk, [&](int64_t c) {
+      const int64_t i0 = c * kElementChunk, i1 = std::min(n, i0 + kElementChunk);
 #pragma omp simd
       for (int64_t i = i0; i < i1; ++i) y[i] = s * x[i];
     });
@@ -303,8 +302,8 @@ Var scale(Tape& t, Var a, Real s) {
     if (!t.needs_grad(a)) return;
     const Real* d = dout.data();
     t.add_grad(a, [&](auto into, Real* da) {
-      parallel_for(nc, kChunk, [&](int64_t c) {
-        const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
+      parallel_for(nc, kElementChunk, [&](int64_t c) {
+        const int64_t i0 = c * kElementChunk, i1 = std::min(n, i0 + kElementChunk);
 #pragma omp simd
         for (int64_t i = i0; i < i1; ++i) into(da[i], s * d[i]);
       });

@@ -27,7 +27,6 @@
 namespace ordo {
 namespace {
 
-constexpr Real kNegInf = -std::numeric_limits<Real>::infinity();
 constexpr int64_t kTile = 64;                          // queries (and keys) per tile
 constexpr int64_t kMR = 4;                             // register block: rows
 #if defined(__AVX512F__) && !defined(ORDO_REAL_DOUBLE)

@@ -68,7 +68,7 @@ void row_weights(const PathPlan& p, const Real* q, const Real* k, const Real* w,
   for (int64_t j = lo; j < hi; ++j) P[j - lo] /= total;
 }
 
-Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan& p) {
+Var path_reference_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan& p) {
   Tensor O = Tensor::zeros(t.value(q).shape());
   {
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
@@ -152,7 +152,7 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
 
 Var path_attention_reference(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
                              const AttentionMask& mask, Real scale) {
-  return path_with_plan(t, q, k, v, w, beta,
+  return path_reference_with_plan(t, q, k, v, w, beta,
                         path_plan("path_attention_reference", t.shape(q), t.shape(k), t.shape(v), t.shape(w),
                                   t.shape(beta), key_lengths, std::nullopt, mask, scale));
 }

@@ -19,15 +19,14 @@
 namespace ordo {
 namespace {
 
-constexpr int64_t kChunk = 4096;
 
-// The sum of all n values in a fixed association: chunks of kChunk, then chunk sums in order.
+// The sum of all n values in a fixed association: chunks of kElementChunk, then chunk sums in order.
 double total(const Real* x, int64_t n) {
-  const int64_t nc = (n + kChunk - 1) / kChunk;
+  const int64_t nc = (n + kElementChunk - 1) / kElementChunk;
   std::vector<double> partial(nc, 0.0);
-  parallel_for(nc, kChunk, [&](int64_t c) {
+  parallel_for(nc, kElementChunk, [&](int64_t c) {
     double s = 0;
-    for (int64_t i = c * kChunk, e = std::min(n, i + kChunk); i < e; ++i) s += x[i];
+    for (int64_t i = c * kElementChunk, e = std::min(n, i + kElementChunk); i < e; ++i) s += x[i];
     partial[c] = s;
   });
   double s = 0;
@@ -37,9 +36,9 @@ double total(const Real* x, int64_t n) {
 
 // da += g everywhere (the gradient of a full reduction).
 void add_constant(Real* da, int64_t n, Real g) {
-  const int64_t nc = (n + kChunk - 1) / kChunk;
-  parallel_for(nc, kChunk, [&](int64_t c) {
-    const int64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
+  const int64_t nc = (n + kElementChunk - 1) / kElementChunk;
+  parallel_for(nc, kElementChunk, [&](int64_t c) {
+    const int64_t i0 = c * kElementChunk, i1 = std::min(n, i0 + kElementChunk);
 #pragma omp simd
     for (int64_t i = i0; i < i1; ++i) da[i] += g;
   });

@@ -17,7 +17,6 @@
 namespace ordo {
 namespace {
 
-constexpr int64_t kChunk = 4096;
 
 int normalize_axis(const char* op, int axis, const Shape& s) {
   const int a = axis < 0 ? axis + s.rank() : axis;
@@ -58,9 +57,9 @@ void permute_kernel(const Real* src, const Shape& src_shape, const std::vector<i
   }
   if (rank == 0) rank = 1, dim[0] = 1, stride[0] = 1;
   const int64_t inner = dim[rank - 1], s_in = stride[rank - 1];
-  const int64_t rows = n / inner, nc = (inner + kChunk - 1) / kChunk;
-  parallel_for(rows * nc, std::min(inner, kChunk), [&](int64_t item) {
-    const int64_t row = item / nc, j0 = (item % nc) * kChunk, j1 = std::min(inner, j0 + kChunk);
+  const int64_t rows = n / inner, nc = (inner + kElementChunk - 1) / kElementChunk;
+  parallel_for(rows * nc, std::min(inner, kElementChunk), [&](int64_t item) {
+    const int64_t row = item / nc, j0 = (item % nc) * kElementChunk, j1 = std::min(inner, j0 + kElementChunk);
     int64_t off = 0;
     for (int64_t i = rank - 2, r = row; i >= 0; --i) off += (r % dim[i]) * stride[i], r /= dim[i];
     const Real* s = src + off;

@@ -18,7 +18,6 @@
 namespace ordo {
 namespace {
 
-constexpr Real kNegInf = -std::numeric_limits<Real>::infinity();
 
 // Product of every dimension but the last: the number of rows the op works on.
 int64_t leading_rows(const Shape& s) {

@@ -71,7 +71,7 @@ Real* scratch(size_t n) {
 
 namespace {
 
-Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
+Var stickbreaking_reference_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
   const Tensor& Q = t.value(q);
   Tensor O = Tensor::empty(Q.shape());
   const Real *qd = Q.data(), *kd = t.value(k).data(), *vd = t.value(v).data();
@@ -143,7 +143,7 @@ Var stickbreaking_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan& p) {
 
 Var stickbreaking_attention_reference(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
                                       const AttentionMask& mask, StickBreakingRule rule, Real scale) {
-  return stickbreaking_with_plan(
+  return stickbreaking_reference_with_plan(
       t, q, k, v, sb_plan("stickbreaking_attention_reference", t, q, k, v, key_lengths, std::nullopt, mask, rule, scale));
 }
 

@@ -25,13 +25,12 @@
 namespace ordo {
 namespace {
 
-constexpr int64_t kChunk = 4096;
 
 // body(i0, i1) over [0, n) in fixed chunks, spread over threads.
 template <class Body>
 void chunked(int64_t n, Body&& body) {
-  const int64_t nc = (n + kChunk - 1) / kChunk;
-  parallel_for(nc, kChunk * 4, [&](int64_t c) { body(c * kChunk, std::min(n, (c + 1) * kChunk)); });
+  const int64_t nc = (n + kElementChunk - 1) / kElementChunk;
+  parallel_for(nc, kElementChunk * 4, [&](int64_t c) { body(c * kElementChunk, std::min(n, (c + 1) * kElementChunk)); });
 }
 
 // y = f(x) elementwise.

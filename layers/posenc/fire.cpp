@@ -42,7 +42,7 @@ int64_t training_length(const EncodingConfig& cfg) {
   return cfg.train_positions > 0 ? cfg.train_positions : cfg.max_len;
 }
 
-void check_options(const Options& o) {
+void check_fire_options(const Options& o) {
   const std::string &init = o.text("fire-init"), &threshold = o.text("fire-threshold");
   ORDO_CHECK(init == "torch" || init == "normal", "fire: unknown --fire-init '", init, "'; accepted: torch, normal");
   ORDO_CHECK(threshold == "multiplier" || threshold == "length", "fire: unknown --fire-threshold '", threshold,
@@ -68,7 +68,7 @@ class FireEncoding final : public PositionalEncoding {
         threshold_(multiplier_ ? "posenc.fire.threshold_multiplier" : "posenc.fire.threshold",
                    Tensor::from(Shape{1}, {multiplier_ ? Real(1) : length_})),
         causal_(cfg.causal) {
-    check_options(cfg.options);
+    check_fire_options(cfg.options);
     ORDO_CHECK(cfg.n_heads > 0, "fire: n_heads must be positive, got ", cfg.n_heads);
     ORDO_CHECK(length_ >= 1, "fire: the training length must be >= 1, got ", length_);
     if (cfg.options.text("fire-init") == "torch") {
@@ -152,7 +152,7 @@ EncodingInfo encoding_info_fire() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<FireEncoding>(c);
       },
-      .check = check_options,
+      .check = check_fire_options,
       .in_default_study = false,
       .changes = {{2, "its MLP now starts as the authors' nn.Linear layers (weights and biases U(+-1/sqrt(fan_in))) "
                       "and L_thr is learned as a multiplier m of the training length (L_thr = m L); older FIRE "

@@ -16,7 +16,7 @@
 namespace ordo {
 namespace {
 
-void check_options(const Options& o) {
+void check_learned_options(const Options& o) {
   const std::string& init = o.text("learned-init");
   ORDO_CHECK(init == "normal" || init == "haiku", "learned: unknown --learned-init '", init,
              "'; accepted: normal, haiku");
@@ -25,7 +25,7 @@ void check_options(const Options& o) {
 // P (max_len, d) ~ N(0, 0.02), or with --learned-init haiku a N(0, 1) truncated at +-2 (Haiku's
 // TruncatedNormal() does not rescale for the cut); a function of (seed, "posenc.table").
 Tensor initial_table(const EncodingConfig& cfg) {
-  check_options(cfg.options);
+  check_learned_options(cfg.options);
   ORDO_CHECK(cfg.d_model > 0 && cfg.max_len > 0, "learned: d_model and max_len must be positive, got d_model = ",
              cfg.d_model, ", max_len = ", cfg.max_len);
   ORDO_CHECK(cfg.train_positions <= cfg.max_len, "--pe-max-len ", cfg.max_len, " is below the training max_len ",
@@ -72,7 +72,7 @@ EncodingInfo encoding_info_learned() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<LearnedEncoding>(c);
       },
-      .check = check_options,
+      .check = check_learned_options,
   };
 }
 

@@ -28,7 +28,7 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-void check_options(const Options& o) {
+void check_pope_options(const Options& o) {
   const std::string& init = o.text("pope-phase-init");
   ORDO_CHECK(init == "zero" || init == "uniform", "pope: unknown --pope-phase-init '", init,
              "'; accepted: zero, uniform");
@@ -49,7 +49,7 @@ class PolarEncoding final : public PositionalEncoding {
       : base_(cfg.options.real("pope-base")),
         d_head_(cfg.n_heads > 0 ? cfg.d_model / cfg.n_heads : 0),
         phase_("posenc.pope_phase", initial_phase(cfg, d_head_)) {
-    check_options(cfg.options);
+    check_pope_options(cfg.options);
     ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "pope: d_model = ", cfg.d_model,
                " is not divisible by n_heads = ", cfg.n_heads);
   }
@@ -109,7 +109,7 @@ EncodingInfo encoding_info_pope() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<PolarEncoding>(c);
       },
-      .check = check_options,
+      .check = check_pope_options,
       .in_default_study = false,
   };
 }

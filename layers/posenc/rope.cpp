@@ -38,7 +38,7 @@ namespace {
 
 constexpr double kYarnAlpha = 1.0, kYarnBeta = 32.0;
 
-void check_options(const Options& o) {
+void check_rope_options(const Options& o) {
   const std::string& scaling = o.text("rope-scaling");
   ORDO_CHECK(scaling == "none" || scaling == "pi" || scaling == "ntk" || scaling == "yarn",
              "rope: unknown --rope-scaling '", scaling, "'; accepted: none, pi, ntk, yarn");
@@ -51,7 +51,7 @@ class RotaryEncoding final : public PositionalEncoding {
         fraction_(cfg.options.real("rope-fraction")),
         scaling_(cfg.options.text("rope-scaling")),
         train_len_(cfg.train_positions) {
-    check_options(cfg.options);
+    check_rope_options(cfg.options);
     ORDO_CHECK(cfg.n_heads > 0 && cfg.d_model % cfg.n_heads == 0, "rope: d_model = ", cfg.d_model,
                " is not divisible by n_heads = ", cfg.n_heads);
     d_head_ = cfg.d_model / cfg.n_heads;
@@ -183,7 +183,7 @@ EncodingInfo encoding_info_rope() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<RotaryEncoding>(c);
       },
-      .check = check_options,
+      .check = check_rope_options,
       .is_default = true,
       .benchmarks = {"tiny", "base"},
   };

@@ -48,7 +48,7 @@ int64_t t5_bucket(int64_t relative_position, int64_t num_buckets, int64_t max_di
 
 namespace {
 
-void check_options(const Options& o) {
+void check_t5_options(const Options& o) {
   const int64_t buckets = o.integer("t5-buckets"), max_distance = o.integer("t5-max-distance");
   ORDO_CHECK(buckets >= 4 && buckets % 2 == 0, "t5: --t5-buckets must be even and >= 4, got ", buckets);
   ORDO_CHECK(max_distance > buckets / 4, "t5: --t5-max-distance = ", max_distance,
@@ -65,7 +65,7 @@ bool split_by_sign(const EncodingConfig& cfg) {
 
 // B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
 Tensor initial_table(const EncodingConfig& cfg) {
-  check_options(cfg.options);
+  check_t5_options(cfg.options);
   ORDO_CHECK(cfg.n_heads > 0, "t5: n_heads must be positive, got ", cfg.n_heads);
   return normal_init(Shape{cfg.options.integer("t5-buckets"), cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
 }
@@ -122,7 +122,7 @@ EncodingInfo encoding_info_t5() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<T5Encoding>(c);
       },
-      .check = check_options,
+      .check = check_t5_options,
       .changes = {{2, "under --causal all its buckets now go to the past, as T5's decoder buckets "
                       "(bidirectional=False); older causal t5 checkpoints split them by sign, half unused "
                       "(--t5-causal both now trains that t5)",
