@@ -97,8 +97,8 @@ int child_main(const std::string& what, int warmup, double min_seconds, bool pro
   if (!bench_case.empty()) {
     const CostResult r =
         run_cost(find_bench_config(what), parse_bench_case(bench_case), warmup, min_seconds, kRoundSeconds, profile);
-    std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g\n", r.rounds, r.steps, r.none_seconds, r.case_seconds,
-                r.ratio, r.ratio_min, r.ratio_max);
+    std::printf("result %d %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", r.rounds, r.steps, r.none_seconds,
+                r.case_seconds, r.ratio, r.ratio_min, r.ratio_max, r.none_step_mb, r.case_step_mb);
     return 0;
   }
   if (what == "peak") {
@@ -118,22 +118,23 @@ int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchC
                double min_seconds, bool profile, const std::string& json) {
   std::printf("ordo %s bench --encodings, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
   std::printf("each entry's training step (causal, forward + backward + AdamW) against none's at the same shape, "
-              "in one process, rounds of ~%.1f s each taking turns; x none = median over pairs of rounds (range)\n\n",
+              "in one process, rounds of ~%.1f s each taking turns; x none = median over pairs of rounds (range); MB = "
+              "a training step's tensors at their peak (activations, gradients, scratch)\n\n",
               kRoundSeconds / 2);
-  std::printf("%-6s %-28s | %12s %12s %8s %13s %6s\n", "config", "encoding", "none ms/step", "ms/step", "x none",
-              "(range)", "pairs");
+  std::printf("%-6s %-28s | %12s %12s %8s %13s %6s | %8s %8s\n", "config", "encoding", "none ms/step", "ms/step",
+              "x none", "(range)", "pairs", "none MB", "MB");
   std::ostringstream rows;
   for (const BenchConfig& c : configs)
     for (const BenchCase& k : cases) {
       const std::vector<double> v = run_child(c.name, warmup, min_seconds, profile, k.label);
-      ORDO_CHECK(v.size() == 7, "bench: malformed result from ", c.name, " ", k.label);
-      std::printf("%-6s %-28s | %12.2f %12.2f %7.2fx %6.2f-%-6.2f %6d\n", c.name.c_str(), k.label.c_str(), 1e3 * v[2],
-                  1e3 * v[3], v[4], v[5], v[6], static_cast<int>(v[0]));
+      ORDO_CHECK(v.size() == 9, "bench: malformed result from ", c.name, " ", k.label);
+      std::printf("%-6s %-28s | %12.2f %12.2f %7.2fx %6.2f-%-6.2f %6d | %8.1f %8.1f\n", c.name.c_str(),
+                  k.label.c_str(), 1e3 * v[2], 1e3 * v[3], v[4], v[5], v[6], static_cast<int>(v[0]), v[7], v[8]);
       std::fflush(stdout);
       rows << (rows.tellp() > 0 ? ",\n" : "") << "  {\"config\": \"" << c.name << "\", \"encoding\": \"" << k.label
            << "\", \"pairs\": " << v[0] << ", \"steps\": " << v[1] << ", \"none_step_seconds\": " << v[2]
            << ", \"step_seconds\": " << v[3] << ", \"ratio\": " << v[4] << ", \"ratio_min\": " << v[5]
-           << ", \"ratio_max\": " << v[6] << "}";
+           << ", \"ratio_max\": " << v[6] << ", \"none_step_mb\": " << v[7] << ", \"step_mb\": " << v[8] << "}";
     }
   if (!json.empty()) {
     std::ofstream out(json);

@@ -306,6 +306,15 @@ std::vector<double> timed_round(Trainer& trainer, double seconds, OpTimes* ops) 
   return times;
 }
 
+// The bytes one training step of `trainer` holds at its peak above what was held before it
+// (activations, gradients, the backward's scratch: the tensor pool's count, core/tensor.h).
+double step_peak_mb(Trainer& trainer) {
+  const int64_t before = pool_stats().bytes_in_use;
+  reset_pool_peak();
+  trainer.step_once();
+  return static_cast<double>(pool_stats().peak_bytes_in_use - before) / (1 << 20);
+}
+
 // The two sides' per-op medians, the ops that differ most first (to stderr).
 void print_cost_profile(const BenchCase& k, const std::string& baseline, const OpTimes& base, const OpTimes& other,
                         double base_step, double other_step) {
@@ -338,7 +347,12 @@ CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double
   TrainConfig trial = base;
   for (const auto& [key, value] : k.settings) find_setting(key)->set(trial, value);
   Trainer none(base), other(trial);
-  for (int i = 0; i < warmup; ++i) none.step_once(), other.step_once();
+  // At least one step before the measurements: the first also allocates what every later step
+  // reuses (the optimizer's state).
+  for (int i = 0; i < std::max(warmup, 1); ++i) none.step_once(), other.step_once();
+  CostResult r;
+  r.none_step_mb = step_peak_mb(none);
+  r.case_step_mb = step_peak_mb(other);
   none.tape().set_profiling(profile);
   other.tape().set_profiling(profile);
   OpTimes none_ops, case_ops;
@@ -356,7 +370,6 @@ CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double
     none_times.insert(none_times.end(), a.begin(), a.end());
     case_times.insert(case_times.end(), b.begin(), b.end());
   }
-  CostResult r;
   r.rounds = static_cast<int>(ratios.size());
   r.steps = static_cast<int>(std::min(none_times.size(), case_times.size()));
   r.none_seconds = median(none_times);

@@ -84,11 +84,13 @@ struct CostResult {
   double case_seconds = 0;               // median step of the case
   double ratio = 0;                      // median over pairs of (case median / none median)
   double ratio_min = 0, ratio_max = 0;   // their range
+  double none_step_mb = 0, case_step_mb = 0;  // a training step's tensors at their peak, above the
+                                              // trainer at rest (the tensor pool's count, MB)
 };
 // Warm-up, then pairs of rounds (each >= 2 steps and round_seconds / 2) until >= 3 pairs and
 // min_seconds of steps. With `profile`, also prints to stderr both sides' per-op times
 // (forward + backward medians per step), the ops that differ most first: where the entry's
-// extra time goes.
+// extra time goes. Before the timing, one step of each side gives its peak tensor bytes.
 CostResult run_cost(const BenchConfig& c, const BenchCase& k, int warmup, double min_seconds,
                     double round_seconds, bool profile = false);
 

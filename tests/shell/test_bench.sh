@@ -56,18 +56,22 @@ fi
 # same process; the ratio inside its range, the JSON's fields, and bad entries refused.
 "$ordo" bench --encodings none,rope+none,rope:window=8 --configs tiny --min-seconds 0 --warmup 0 \
   --json "$dir/c.json" >"$dir/costs" 2>&1 || { cat "$dir/costs"; fail "ordo bench --encodings exited with $?"; }
-grep -qE "^config +encoding +\| +none ms/step +ms/step +x none +\(range\) +pairs" "$dir/costs" ||
+grep -qE "^config +encoding +\| +none ms/step +ms/step +x none +\(range\) +pairs +\| +none MB +MB" "$dir/costs" ||
   { cat "$dir/costs"; fail "no cost table header"; }
 for entry in none rope+none rope:window=8; do
   row=$(awk -v e="$entry" '$1 == "tiny" && $2 == e' "$dir/costs")
   [[ -n $row ]] || { cat "$dir/costs"; fail "no cost row for $entry"; }
-  # "tiny rope+none | 24.10 26.00 1.08x 1.01-1.12 3": ms > 0, min <= ratio <= max, >= 3 pairs
+  # "tiny rope+none | 24.10 26.00 1.08x 1.01-1.12 3 | 20.1 20.5": ms > 0, min <= ratio <= max,
+  # >= 3 pairs, a step's tensors > 0 MB
   awk -v l="$row" 'BEGIN { n = split(l, w, " "); r = w[6] + 0; split(w[7], m, "-");
-    exit !(n == 8 && w[4] > 0 && w[5] > 0 && m[1] + 0 <= r && r <= m[2] + 0 && w[8] >= 3) }' ||
+    exit !(n == 11 && w[4] > 0 && w[5] > 0 && m[1] + 0 <= r && r <= m[2] + 0 && w[8] >= 3 && w[10] > 0 && w[11] > 0) }' ||
     fail "impossible cost row: $row"
 done
+# none against itself: the same model, the same step, the same bytes
+awk '$1 == "tiny" && $2 == "none" { exit !($10 == $11) }' "$dir/costs" ||
+  { cat "$dir/costs"; fail "none's step memory differs from itself"; }
 [[ $(grep -c '"config": "tiny"' "$dir/c.json") == 3 ]] || { cat "$dir/c.json"; fail "the cost JSON lacks rows"; }
-for f in pairs steps none_step_seconds step_seconds ratio ratio_min ratio_max; do
+for f in pairs steps none_step_seconds step_seconds ratio ratio_min ratio_max none_step_mb step_mb; do
   grep -q "\"$f\": [0-9]" "$dir/c.json" || { cat "$dir/c.json"; fail "the cost JSON lacks $f"; }
 done
 for bad in "rope:foo=1" "ropey" "rope:window" "rope;rm"; do
