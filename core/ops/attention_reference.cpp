@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/reference_rows.h"
 #include "core/ops/attention_terms/list.h"
 
 namespace ordo {
@@ -42,12 +43,6 @@ struct Layout {
   int64_t B, L, H, d;
   int64_t row(int64_t b, int64_t t, int64_t h) const { return ((b * L + t) * H + h) * d; }
 };
-
-Real dot(const Real* x, const Real* y, int64_t d) {
-  Real acc = 0;
-  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
-  return acc;
-}
 
 // Each logit term's slice of this kernel (Term::Reference, term.h), in the list's order.
 template <class Units>
@@ -112,7 +107,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
         Real max_score = -std::numeric_limits<Real>::infinity();
         for (int64_t u = 0; u < L; ++u) {
           if (!visible(b, row, u)) continue;
-          p[u] = scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d) + term_logits(refs, b, h, row, u);
+          p[u] = scale * reference_dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d) + term_logits(refs, b, h, row, u);
           p[u] *= factor(b, h, row);
           max_score = std::max(max_score, p[u]);
         }
@@ -155,7 +150,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
           const Real* dout = dO.data() + lay.row(b, row, h);
           Real D = 0;
           for (int64_t u = 0; u < L; ++u) {
-            dP[u] = visible(b, row, u) ? dot(dout, vd + lay.row(b, u, h), d) : 0;
+            dP[u] = visible(b, row, u) ? reference_dot(dout, vd + lay.row(b, u, h), d) : 0;
             D += p[u] * dP[u];
           }
           const Real logn = sd ? log_keys(b, row) : Real(0), f = sd ? sd[h] * logn : Real(1);
@@ -170,7 +165,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
             each(refs, [&](auto& r) { r.gradient(b, h, row, u, f * dS); });
             if (want_scale) {
               const Real z =
-                  scale * dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d) + term_logits(refs, b, h, row, u);
+                  scale * reference_dot(qd + lay.row(b, row, h), kd + lay.row(b, u, h), d) + term_logits(refs, b, h, row, u);
               gscale[h] += logn * dS * z;
             }
           }

@@ -29,23 +29,12 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/reference_rows.h"
 #include "core/ops/path_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
-
-Real dot(const Real* x, const Real* y, int64_t d) {
-  Real acc = 0;
-  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
-  return acc;
-}
-
-Real* scratch(size_t n) {
-  thread_local std::vector<Real> buffer;
-  if (buffer.size() < n) buffer.resize(n);
-  return buffer.data();
-}
 
 // Row t's weights P over its keys [lo, hi) (indexed from lo), and, when R is given, each
 // key's r_j (row j - lo of R, d wide).
@@ -55,11 +44,11 @@ void row_weights(const PathPlan& p, const Real* q, const Real* k, const Real* w,
   Real top = -INFINITY;
   for (int64_t j = hi - 1; j >= lo; --j) {
     if (R) std::copy(r, r + p.d, R + (j - lo) * p.d);
-    P[j - lo] = p.scale * dot(r, k + j * p.ld, p.d);
+    P[j - lo] = p.scale * reference_dot(r, k + j * p.ld, p.d);
     top = std::max(top, P[j - lo]);
     if (j > lo) {  // r <- H_j r
       const Real* wj = w + j * p.ld;
-      const Real f = beta[j * p.H] * dot(wj, r, p.d);
+      const Real f = beta[j * p.H] * reference_dot(wj, r, p.d);
       for (int64_t c = 0; c < p.d; ++c) r[c] -= f * wj[c];
     }
   }
@@ -76,7 +65,7 @@ Var path_reference_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, cons
     Real* od = O.data();
     parallel_for(p.B * p.H, 3 * p.L * p.L * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-      Real* P = scratch(static_cast<size_t>(p.L + p.d));
+      Real* P = reference_scratch(static_cast<size_t>(p.L + p.d));
       Real* r = P + p.L;
       for (int64_t row = 0; row < p.rows(b); ++row) {
         const auto [lo, hi] = p.keys(b, row);
@@ -99,7 +88,7 @@ Var path_reference_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, cons
     const Real *wd = t.value(w).data(), *bd = t.value(beta).data(), *dod = dO.data();
     parallel_for(p.B * p.H, 8 * p.L * p.L * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-      Real* P = scratch(static_cast<size_t>(2 * p.L + (p.L + 2) * p.d));
+      Real* P = reference_scratch(static_cast<size_t>(2 * p.L + (p.L + 2) * p.d));
       Real* dz = P + p.L;
       Real* r = dz + p.L;
       Real* g = r + p.d;
@@ -111,7 +100,7 @@ Var path_reference_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, cons
         const Real* dout = dod + o + row * p.ld;
         Real mean = 0;  // sum_m P_m dO . v_m
         for (int64_t j = lo; j < hi; ++j) {
-          dz[j - lo] = dot(dout, vd + o + j * p.ld, p.d);
+          dz[j - lo] = reference_dot(dout, vd + o + j * p.ld, p.d);
           mean += P[j - lo] * dz[j - lo];
           Real* dvj = gv.data() + o + j * p.ld;
           for (int64_t c = 0; c < p.d; ++c) dvj[c] += P[j - lo] * dout[c];
@@ -123,7 +112,7 @@ Var path_reference_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, cons
           if (j > lo) {  // g: the adjoint of r_{j-1} = H_j r_j, carried onto r_j
             const Real* wj = wd + o + j * p.ld;
             const Real bj = bd[ob + j * p.H];
-            const Real a = dot(wj, rj, p.d), c = dot(wj, g, p.d);
+            const Real a = reference_dot(wj, rj, p.d), c = reference_dot(wj, g, p.d);
             gb.data()[ob + j * p.H] -= a * c;
             Real* dwj = gw.data() + o + j * p.ld;
             for (int64_t e = 0; e < p.d; ++e) {
@@ -164,7 +153,7 @@ Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w,
   Tensor out = Tensor::zeros(Shape{p.B, p.H, p.L, p.L});
   parallel_for(p.B * p.H, 3 * p.L * p.L * p.d + 1, [&](int64_t bh) {
     const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ob = p.beta_offset(b, h);
-    Real* P = scratch(static_cast<size_t>(p.L + p.d));
+    Real* P = reference_scratch(static_cast<size_t>(p.L + p.d));
     for (int64_t row = 0; row < p.L; ++row) {
       const auto [lo, hi] = p.keys(b, row);
       if (hi <= lo) continue;

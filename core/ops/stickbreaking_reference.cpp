@@ -33,17 +33,12 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/reference_rows.h"
 #include "core/ops/stickbreaking_plan.h"
 #include "core/parallel.h"
 
 namespace ordo {
 namespace {
-
-Real dot(const Real* x, const Real* y, int64_t d) {
-  Real acc = 0;
-  for (int64_t c = 0; c < d; ++c) acc += x[c] * y[c];
-  return acc;
-}
 
 // log sigmoid(x) = min(x, 0) - log(1 + e^-|x|).
 Real log_sigmoid(Real x) { return std::min(x, Real(0)) - std::log1p(std::exp(-std::fabs(x))); }
@@ -54,17 +49,11 @@ Real row_weights(const SbPlan& p, const Real* q, const Real* k, int64_t t, int64
                  Real* A) {
   Real R = 0;
   for (int64_t j = hi - 1; j >= lo; --j) {
-    z[j - lo] = p.scale * dot(q + t * p.ld, k + j * p.ld, p.d);
+    z[j - lo] = p.scale * reference_dot(q + t * p.ld, k + j * p.ld, p.d);
     A[j - lo] = std::exp(log_sigmoid(z[j - lo]) + R);
     R += log_sigmoid(-z[j - lo]);
   }
   return p.rule.remainder ? std::exp(R) : Real(0);
-}
-
-Real* scratch(size_t n) {
-  thread_local std::vector<Real> buffer;
-  if (buffer.size() < n) buffer.resize(n);
-  return buffer.data();
 }
 
 }  // namespace
@@ -78,7 +67,7 @@ Var stickbreaking_reference_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan
   Real* od = O.data();
   parallel_for(p.B * p.H, 2 * p.L * p.L * p.d + 1, [&](int64_t bh) {
     const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
-    Real* z = scratch(static_cast<size_t>(2 * p.L));
+    Real* z = reference_scratch(static_cast<size_t>(2 * p.L));
     Real* A = z + p.L;
     for (int64_t row = 0; row < p.rows(b); ++row) {
       const auto [lo, hi] = p.keys(b, row);
@@ -100,7 +89,7 @@ Var stickbreaking_reference_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data(), *dod = dO.data();
     parallel_for(p.B * p.H, 6 * p.L * p.L * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
-      Real* z = scratch(static_cast<size_t>(3 * p.L));
+      Real* z = reference_scratch(static_cast<size_t>(3 * p.L));
       Real* A = z + p.L;
       Real* g = A + p.L;
       for (int64_t row = 0; row < p.rows(b); ++row) {
@@ -110,12 +99,12 @@ Var stickbreaking_reference_with_plan(Tape& t, Var q, Var k, Var v, const SbPlan
         const Real* dout = dod + o + row * p.ld;
         Real farther = 0;  // sum_{m < j} g_m A_m, from the remainder (a key beyond the farthest) on
         if (p.rule.remainder) {
-          farther = dot(dout, vd + o + row * p.ld, p.d) * rem;
+          farther = reference_dot(dout, vd + o + row * p.ld, p.d) * rem;
           Real* dvt = gv.data() + o + row * p.ld;
           for (int64_t c = 0; c < p.d; ++c) dvt[c] += rem * dout[c];
         }
         for (int64_t j = lo; j < hi; ++j) {
-          g[j - lo] = dot(dout, vd + o + j * p.ld, p.d);
+          g[j - lo] = reference_dot(dout, vd + o + j * p.ld, p.d);
           Real* dvj = gv.data() + o + j * p.ld;
           for (int64_t c = 0; c < p.d; ++c) dvj[c] += A[j - lo] * dout[c];
         }

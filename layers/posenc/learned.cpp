@@ -24,7 +24,7 @@ void check_learned_options(const Options& o) {
 
 // P (max_len, d) ~ N(0, 0.02), or with --learned-init haiku a N(0, 1) truncated at +-2 (Haiku's
 // TruncatedNormal() does not rescale for the cut); a function of (seed, "posenc.table").
-Tensor initial_table(const EncodingConfig& cfg) {
+Tensor initial_learned_table(const EncodingConfig& cfg) {
   check_learned_options(cfg.options);
   ORDO_CHECK(cfg.d_model > 0 && cfg.max_len > 0, "learned: d_model and max_len must be positive, got d_model = ",
              cfg.d_model, ", max_len = ", cfg.max_len);
@@ -38,7 +38,7 @@ Tensor initial_table(const EncodingConfig& cfg) {
 class LearnedEncoding final : public PositionalEncoding {
  public:
   explicit LearnedEncoding(const EncodingConfig& cfg)
-      : d_(cfg.d_model), max_len_(cfg.max_len), table_("posenc.table", initial_table(cfg)) {}
+      : d_(cfg.d_model), max_len_(cfg.max_len), table_("posenc.table", initial_learned_table(cfg)) {}
   std::string name() const override { return "learned"; }
 
   // x (B, L, d) -> x + P[clamp(t)], the (L, d) gather broadcast over the batch.

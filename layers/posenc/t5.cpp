@@ -64,7 +64,7 @@ bool split_by_sign(const EncodingConfig& cfg) {
 }
 
 // B (num_buckets, H) ~ N(0, 0.02), a function of (seed, "posenc.t5_bias").
-Tensor initial_table(const EncodingConfig& cfg) {
+Tensor initial_t5_table(const EncodingConfig& cfg) {
   check_t5_options(cfg.options);
   ORDO_CHECK(cfg.n_heads > 0, "t5: n_heads must be positive, got ", cfg.n_heads);
   return normal_init(Shape{cfg.options.integer("t5-buckets"), cfg.n_heads}, 0.02, cfg.seed, "posenc.t5_bias");
@@ -74,7 +74,7 @@ class T5Encoding final : public PositionalEncoding {
  public:
   explicit T5Encoding(const EncodingConfig& cfg)
       : buckets_(cfg.options.integer("t5-buckets")), max_distance_(cfg.options.integer("t5-max-distance")),
-        bidirectional_(split_by_sign(cfg)), table_("posenc.t5_bias", initial_table(cfg)) {
+        bidirectional_(split_by_sign(cfg)), table_("posenc.t5_bias", initial_t5_table(cfg)) {
     ORDO_CHECK(bidirectional_ || max_distance_ > buckets_ / 2, "t5: --t5-max-distance = ", max_distance_,
                " must exceed the causal exact range --t5-buckets / 2 = ", buckets_ / 2);
   }
