@@ -54,6 +54,8 @@ Var sum(Tape& t, Var a);        // all elements -> scalar
 Var mean(Tape& t, Var a);       // all elements -> scalar
 Var sum_last(Tape& t, Var a);   // (..., n) -> (...)
 Var mean_last(Tape& t, Var a);  // (..., n) -> (...)
+// (..., n) -> (..., n): out[..., j] = sum_{t >= j} a[..., t], each row summed from its end.
+Var suffix_sum_last(Tape& t, Var a);
 // a (T, ...) as consecutive runs of segments[s] rows: row r of the output is the sum of a's
 // rows from the start of r's run to r (a cumulative sum that restarts at every run).
 Var running_sum(Tape& t, Var a, const std::vector<int64_t>& segments);

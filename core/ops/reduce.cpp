@@ -6,9 +6,10 @@
 //   mean_last   = sum_last / n              da[r, j] += dout[r] / n
 //   running_sum(a, segments): a (T, n) as consecutive runs of rows (segments[s] rows each);
 //     out[r] = sum of a's rows from the start of r's run to r      da[r] += sum_{r' >= r in the run} dout[r']
+//   suffix_sum_last(a) = sum_{t >= j} a[r, t]  (r rows)              da[r, t] += sum_{j <= t} dout[r, j]
 //
 // Determinism: a full sum adds fixed-size chunks (sequentially, in double) and then the chunk
-// sums in chunk order; a row sum is one sequential loop per row. Neither depends on the
+// sums in chunk order; a row sum, a suffix sum and a prefix sum are one sequential loop per row. Neither depends on the
 // thread count.
 #include <algorithm>
 #include <vector>
@@ -127,6 +128,31 @@ Var running_sum(Tape& t, Var a, const std::vector<int64_t>& segments) {
             acc[j] += g[r * n + j];
             into(d[r * n + j], acc[j]);
           }
+      });
+    });
+  }, {a});
+}
+
+Var suffix_sum_last(Tape& t, Var a) {
+  const Tensor& A = t.value(a);
+  ORDO_CHECK(A.rank() >= 1, "suffix_sum_last: needs a tensor of rank >= 1, got shape ", A.shape());
+  const int64_t n = A.shape().last(), rows = n == 0 ? 0 : A.numel() / n;
+  Tensor out = Tensor::empty(A.shape());
+  {
+    const Real* x = A.data();  // (rows, n)
+    Real* y = out.data();      // (rows, n)
+    parallel_for(rows, n, [&](int64_t r) {  // from the row's end backwards
+      Real s = 0;
+      for (int64_t j = n - 1; j >= 0; --j) y[r * n + j] = s += x[r * n + j];
+    });
+  }
+  return t.push("suffix_sum_last", std::move(out), [a, n, rows](Tape& t, const Tensor& dout) {
+    if (!t.needs_grad(a)) return;
+    const Real* d = dout.data();  // (rows, n)
+    t.add_grad(a, [&](auto into, Real* da) {  // the prefix sums of dout, from the row's start
+      parallel_for(rows, n, [&](int64_t r) {
+        Real s = 0;
+        for (int64_t j = 0; j < n; ++j) into(da[r * n + j], s += d[r * n + j]);
       });
     });
   }, {a});

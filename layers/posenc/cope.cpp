@@ -16,8 +16,10 @@
 // q . e[ceil p] rather than the embeddings is the same term and costs one (.., P) product
 // per query, as the authors compute it.
 //
-// Everything is composed from tape ops (sigmoid, matmul, relu, gather_last), so the
-// gradient reaches q, k (through the gates and the term) and e.
+// Everything is composed from tape ops (sigmoid, suffix_sum_last, matmul, relu, gather_last),
+// so the gradient reaches q, k (through the gates and the term) and e. The suffix sums run
+// along each row from its end (O(L) work per row, where a product with an (L, L) triangle of
+// ones costs O(L^2) and holds the triangle).
 #include <cmath>
 
 #include "core/ops.h"
@@ -70,7 +72,7 @@ class CopeEncoding final : public PositionalEncoding {
 
     // p[r, j] = sum_{t >= j} g[r, t], the gates zero above the diagonal: sum_{t=j..i}.
     Var gates = reshape(t, mul(t, sigmoid(t, scores), t.input(c.lower)), Shape{rows, L});
-    Var p = matmul(t, gates, t.input(c.suffix));                      // (rows, L)
+    Var p = suffix_sum_last(t, gates);                                // (rows, L)
     Var last = t.input(c.last);                                       // P - 1
     Var clamped = sub(t, last, relu(t, sub(t, last, p)));             // min(p, P - 1)
 
@@ -93,18 +95,14 @@ class CopeEncoding final : public PositionalEncoding {
   }
 
   struct Constants {
-    Tensor lower;   // (L, L): 1 where key <= query
-    Tensor suffix;  // (L, L): U[t, j] = 1 where t >= j
-    Tensor last;    // (1, 1): P - 1
+    Tensor lower;  // (L, L): 1 where key <= query
+    Tensor last;   // (1, 1): P - 1
   };
 
   Constants make_constants(int64_t L) const {
-    Constants c{Tensor::zeros(Shape{L, L}), Tensor::zeros(Shape{L, L}), Tensor::from(Shape{1, 1}, {static_cast<Real>(P_ - 1)})};
+    Constants c{Tensor::zeros(Shape{L, L}), Tensor::from(Shape{1, 1}, {static_cast<Real>(P_ - 1)})};
     for (int64_t i = 0; i < L; ++i)
-      for (int64_t j = 0; j <= i; ++j) {
-        c.lower[i * L + j] = 1;
-        c.suffix[i * L + j] = 1;  // row t = i >= column j
-      }
+      for (int64_t j = 0; j <= i; ++j) c.lower[i * L + j] = 1;
     return c;
   }
 

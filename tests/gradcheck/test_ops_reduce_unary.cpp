@@ -1,5 +1,5 @@
 // tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last,
-// running_sum and of exp, log, log1p, tanh, sigmoid, log_sigmoid, relu, gelu.
+// running_sum, suffix_sum_last and of exp, log, log1p, tanh, sigmoid, log_sigmoid, relu, gelu.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -64,6 +64,29 @@ TEST_CASE("running_sum gradients and values", "[ops][reduce]") {
         REQUIRE(std::abs(y[row * 6 + j] - want) < 1e-12);
       }
   REQUIRE_THROWS_WITH(running_sum(t, t.input(x), {3, 4}), Catch::Matchers::Contains("cover 7 rows"));
+}
+
+TEST_CASE("suffix_sum_last gradients and values", "[ops][reduce]") {
+  uint64_t stream = 700;
+  for (const Shape& s : shapes()) {
+    if (s.rank() == 0) continue;  // needs an axis
+    INFO(s);
+    REQUIRE_GRADS_OK(check_gradients(
+        [](Tape& t, const std::vector<Var>& v) { return suffix_sum_last(t, v[0]); }, {random_tensor(s, ++stream)}));
+  }
+  // The values: out[r, j] = sum_{t >= j} x[r, t]; the first column is the row's sum.
+  const Tensor x = random_tensor(Shape{3, 2, 5}, 41);
+  Tape t;
+  const Tensor y = t.value(suffix_sum_last(t, t.input(x))).clone();
+  const Tensor total = t.value(sum_last(t, t.input(x))).clone();
+  for (int64_t r = 0; r < 6; ++r) {
+    for (int64_t j = 0; j < 5; ++j) {
+      double want = 0;
+      for (int64_t k = j; k < 5; ++k) want += x[r * 5 + k];
+      REQUIRE(std::abs(y[r * 5 + j] - want) < 1e-12);
+    }
+    REQUIRE(std::abs(y[r * 5] - total[r]) < 1e-12);
+  }
 }
 
 TEST_CASE("log_sigmoid is ln sigmoid without overflow", "[ops][unary]") {
