@@ -28,30 +28,14 @@ for h in "${headers[@]}"; do pattern+="|#include \"$h\""; done
 mapfile -t sources < <(git grep -l -E "$pattern" -- '*.cpp')
 [[ ${#sources[@]} -ge 2 ]] || { echo "FAIL: found ${#sources[@]} source files using core/mutex.h"; exit 1; }
 
-# The build's compile command line for one source (its compile_commands.json entry). In a unity
-# build (CMakeLists.txt, ORDO_UNITY_BUILD) the source is compiled inside a batch: the batch's
-# command then, with the source in the batch's place.
-command_line() {  # <source as given to the compiler>
-  local line batch
-  line=$(grep -F -B1 "\"file\": \"$1\"" "$commands" | head -1)
-  if [[ $line != *'"command"'* ]]; then
-    batch=$(grep -l -F "#include \"$1\"" "$build"/CMakeFiles/*/Unity/*.cxx 2>/dev/null | head -1 || true)
-    [[ -n $batch ]] || return 0
-    line=$(grep -F -B1 "\"file\": \"$batch\"" "$commands" | head -1)
-    line=${line//$batch/$1}
-  fi
-  echo "$line"
-}
+# The build's compile command line for one source (tests/shell/lib/compile_command.sh).
+source "$root/tests/shell/lib/compile_command.sh"
 
 # The build's command for one file, compiled by clang++ for the analysis only.
 check() {  # <source as given to the compiler> <path to report>
   local line
-  line=$(command_line "$1")
-  [[ $line == *'"command"'* ]] || { echo "FAIL: $2 is not in $commands"; return 1; }
-  line=${line#*\"command\": \"}
-  line=${line%\",}
-  line=${line//\\\"/\"}
-  line=${line//\\\\/\\}
+  line=$(compile_command "$build" "$1")
+  [[ -n $line ]] || { echo "FAIL: $2 is not in $commands"; return 1; }
   # Drop the compiler; -o and -c stay harmless under -fsyntax-only. -falign-loops is GCC's.
   local args=${line#* }
   args=${args//-falign-loops=64/}
@@ -73,12 +57,9 @@ planted=$(mktemp -d)
 trap 'rm -rf "$planted"' EXIT
 sed 's|^void Session::worker(int id) {|void Session::worker(int id) {\n  stopping_ = true;|' study/session.cpp >"$planted/session.cpp"
 grep -q '^  stopping_ = true;$' "$planted/session.cpp" || { echo "FAIL: could not plant the fault in study/session.cpp"; exit 1; }
-line=$(command_line "$root/study/session.cpp")
-line=${line#*\"command\": \"}
-line=${line%\",}
-line=${line//\\\"/\"}
+line=$(compile_command "$build" "$root/study/session.cpp" "$planted/session.cpp")
 args=${line#* }
-args=${args//$root\/study\/session.cpp/$planted\/session.cpp}
+args=${args//-falign-loops=64/}
 if (cd "$build" && eval "\"$clang\" $args -I$root -fsyntax-only -Wno-everything -Wthread-safety -Werror=thread-safety") \
     >"$planted/out" 2>&1; then
   echo "FAIL: the analysis passed study/session.cpp with stopping_ written outside mu_"

@@ -20,15 +20,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # compile_unit <library's first batch> <unit>: the batch's command on the unit, syntax only.
+source "$(dirname "$0")/lib/compile_command.sh"
 compile_unit() {
   local line
-  line=$(grep -F -B1 "\"file\": \"$1\"" "$commands" | head -1)
-  [[ $line == *'"command"'* ]] || { echo "FAIL: $1 is not in $commands"; return 1; }
-  line=${line#*\"command\": \"}
-  line=${line%\",}
-  line=${line//\\\"/\"}
-  line=${line//\\\\/\\}
-  line=${line//$1/$2}
+  line=$(compile_command "$build" "$1" "$2")
+  [[ -n $line ]] || { echo "FAIL: $1 is not in $commands"; return 1; }
   (cd "$build" && eval "$line -fsyntax-only") 2>&1
 }
 
