@@ -1,6 +1,9 @@
 #include "io/run_log_file.h"
 #include "io/results.h"
 
+#include <algorithm>
+#include <charconv>
+
 #include "io/atomic_file.h"
 #include "io/hdf5.h"
 #include "train/version.h"
@@ -51,16 +54,23 @@ std::vector<RunRecord> read_results(const std::string& path) {
       h5::Group eg = tg.group(enc);
       // seed<k> groups, or variant groups ("causal=true") holding them.
       auto read_seed = [&](const h5::Group& parent, const std::string& seed_name, const std::string& variant) {
+        // seed<k>, k a decimal uint64 (std::stoull would throw its own out_of_range past 2^64).
+        uint64_t k = 0;
+        const char* digits = seed_name.data() + std::min<size_t>(4, seed_name.size());
+        const char* end = seed_name.data() + seed_name.size();
+        const auto parsed = std::from_chars(digits, end, k);
         const bool seed = seed_name.size() > 4 && seed_name.rfind("seed", 0) == 0 &&
                           seed_name.find_first_not_of("0123456789", 4) == std::string::npos;
         ORDO_CHECK(seed, path, ": unexpected group ", parent.path(), "/", seed_name,
                    " (seed<k>, or a variant <key>=<value>[,...])");
+        ORDO_CHECK(parsed.ec == std::errc() && parsed.ptr == end, path, ": group ", parent.path(), "/", seed_name,
+                   ": the seed is not a number below 2^64");
         h5::Group g = parent.group(seed_name);
         RunRecord r;
         r.task = task;
         r.encoding = enc;
         r.variant = variant;
-        r.seed = std::stoull(seed_name.substr(4));
+        r.seed = k;
         for (const std::string& a : g.attr_names())
           if (a.rfind("setting.", 0) == 0) r.settings[a.substr(8)] = g.attr_string(a);
         r.log = read_run_log(g);

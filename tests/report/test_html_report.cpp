@@ -198,6 +198,19 @@ TEST_CASE("figures of 14 encodings: no two text labels run into each other", "[r
   CHECK(figures >= 4);
 }
 
+TEST_CASE("results: a run group whose seed does not fit 64 bits is refused, naming it", "[report]") {
+  TempDir dir;
+  const std::string path = dir.path + "/results.h5";
+  write_results(path, {run("order", "rope", 0, 1)}, {});
+  {
+    h5::File f = h5::File::open(path, h5::Access::read_write);
+    f.require_group("runs/order/rope/seed99999999999999999999");
+    f.close();
+  }
+  CHECK_THROWS_WITH(read_results(path), Contains("/runs/order/rope/seed99999999999999999999") &&
+                                            Contains("the seed is not a number below 2^64"));
+}
+
 TEST_CASE("results: a file of another format_version is refused, naming the version and its writer", "[report]") {
   TempDir dir;
   const std::string path = dir.path + "/results.h5";
