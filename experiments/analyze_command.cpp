@@ -60,13 +60,20 @@ int cmd_analyze(const Args& args) {
     }
     ck_path = p.option("checkpoint");
     ORDO_CHECK(!ck_path.empty(), "--checkpoint is required (a checkpoint written by ordo train or ordo compare)");
-    Checkpoint ck = load_checkpoint(ck_path);
-    TrainConfig cfg = from_settings(ck.config);
+    // The checkpoint's own faults (a setting, a parameter's shape, its step) name the file.
+    try {
+      Checkpoint ck = load_checkpoint(ck_path);
+      TrainConfig cfg = from_settings(ck.config);
+      trainer = std::make_unique<Trainer>(cfg);
+      trainer->restore(ck);
+    } catch (const Error& e) {
+      const std::string said = e.what();
+      fail(said.rfind(ck_path, 0) == 0 ? said : "cannot use " + ck_path + ": " + said);
+    }
+    const TrainConfig& cfg = trainer->config();
     if (p.has("task"))
       ORDO_CHECK(p.option("task") == cfg.task.name, "--task ", p.option("task"), ": the checkpoint was trained on '",
                  cfg.task.name, "' (its vocabulary and head fit only that task); accepted: ", cfg.task.name);
-    trainer = std::make_unique<Trainer>(cfg);
-    trainer->restore(ck);
     const Task& task = trainer->task();
     len = p.has("len") ? cli::positive(p, "len", 4096) : task.max_len();
     ORDO_CHECK(len >= task.min_valid_len(), "--len ", len, " is too short for task ", task.name(), ": at least ",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 
@@ -403,7 +404,23 @@ std::vector<int64_t> Dataset::dims() const {
 int64_t Dataset::numel() const {
   const LibraryLock lock;
   int64_t n = 1;
-  for (int64_t d : dims()) n *= d;
+  for (int64_t d : dims()) {
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      fail(file_, ": dataset ", path_, " has shape ", shape_text(dims()), ": more values than a 64-bit count");
+    n *= d;
+  }
+  return n;
+}
+
+int64_t Dataset::stored_numel() const {
+  const LibraryLock lock;
+  const int64_t n = numel();
+  Id type(H5Dget_type(hid()));
+  const double bytes = static_cast<double>(n) * static_cast<double>(H5Tget_size(type.get()));
+  const double stored = static_cast<double>(H5Dget_storage_size(hid()));
+  if (bytes > double(int64_t{1} << 28) && bytes > 1024 * stored)
+    fail(file_, ": dataset ", path_, " has shape ", shape_text(dims()), " (", bytes, " bytes) but the file stores ",
+         stored, " bytes of it: damaged, or not written by ordo");
   return n;
 }
 
@@ -425,7 +442,7 @@ DType Dataset::dtype() const {
 
 void Dataset::read_raw(DType type, void* out, int64_t count) const {
   const LibraryLock lock;
-  int64_t n = numel();
+  int64_t n = stored_numel();
   if (count != n) fail(file_, ": dataset ", path_, " holds ", n, " values, reader expected ", count);
   DType stored = dtype();
   if (is_float(stored) != is_float(type))
@@ -615,6 +632,7 @@ void Group::check_rank1(const Dataset& d) {
 
 Shape Group::tensor_shape(const Dataset& d) {
   const LibraryLock lock;
+  d.stored_numel();  // before anything is allocated for it
   std::vector<int64_t> dims = d.dims();
   if (static_cast<int>(dims.size()) > Shape::kMaxRank)
     fail(d.file_name(), ": dataset ", d.path(), " has rank ", dims.size(), ", tensors hold at most ", Shape::kMaxRank);

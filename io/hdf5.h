@@ -138,12 +138,18 @@ class Dataset : public Object {
   Dataset() = default;
   std::vector<int64_t> dims() const;  // {} for a scalar dataset
   int64_t numel() const;
+  // numel(), refused (naming the file and the dataset) where the file does not hold the
+  // values its shape claims: a damaged or foreign file can claim 2^40 values it never stored
+  // (HDF5 would read fill values), and allocating for them would end the process. Above
+  // 256 MB, the values may take at most 1024 times the bytes the file stores for them (room
+  // for another writer's compression). Readers call it before they allocate.
+  int64_t stored_numel() const;
   DType dtype() const;  // the stored element type
 
   // All values, flattened row-major, converted to T.
   template <class T>
   std::vector<T> read_values() const {
-    std::vector<T> out(static_cast<size_t>(numel()));
+    std::vector<T> out(static_cast<size_t>(stored_numel()));
     read_raw(DTypeOf<T>::value, out.data(), static_cast<int64_t>(out.size()));
     return out;
   }

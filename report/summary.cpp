@@ -3,6 +3,7 @@
 #include "report/summary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -324,8 +325,11 @@ std::string compact_setting(const std::string& value) {
   while (at < value.size()) {
     const size_t comma = std::min(value.find(',', at), value.size());
     const std::string item = value.substr(at, comma - at);
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return value;
-    v.push_back(std::stoll(item));
+    int64_t number = 0;
+    const auto parsed = std::from_chars(item.data(), item.data() + item.size(), number);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || parsed.ec != std::errc())
+      return value;  // not a list of numbers (or one beyond 64 bits): shown as written
+    v.push_back(number);
     at = comma + 1;
   }
   if (v.size() < 3) return value;

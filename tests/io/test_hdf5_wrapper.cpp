@@ -1,5 +1,6 @@
 // tests/io/test_hdf5_wrapper.cpp: the HDF5 wrapper: datasets, attributes, groups, errors.
 #include <fcntl.h>
+#include <hdf5.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -276,4 +277,36 @@ TEST_CASE("hdf5: threads writing, reading and failing at once each get their own
     for (const std::string& p : problems[t]) said += p + "\n";
     CHECK(said == "");
   }
+}
+
+TEST_CASE("hdf5: a dataset that claims more values than the file stores is refused before allocating", "[hdf5]") {
+  // A foreign or damaged file: a chunked dataset of 2^40 doubles, no chunk ever written
+  // (HDF5 would read fill values); reading it must not try to allocate 8 TB.
+  TempDir dir;
+  const std::string path = dir.file("claims.h5");
+  {
+    h5::File f = h5::File::create(path);
+    f.write("small", std::vector<double>{1, 2, 3});
+    f.close();
+  }
+  {
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    const hsize_t dims[1] = {hsize_t{1} << 40}, chunk[1] = {1024};
+    hid_t space = H5Screate_simple(1, dims, nullptr);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, chunk);
+    hid_t d = H5Dcreate2(file, "huge", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    REQUIRE(d >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  h5::File f = h5::File::open(path);
+  CHECK(f.read_vector<double>("small") == std::vector<double>{1, 2, 3});
+  CHECK_THROWS_WITH(f.read_vector<double>("huge"),
+                    Catch::Contains("claims.h5: dataset /huge has shape (1099511627776)") &&
+                        Catch::Contains("but the file stores 0 bytes of it"));
+  CHECK_THROWS_WITH(f.read_tensor<float>("huge"), Catch::Contains("but the file stores 0 bytes of it"));
 }
