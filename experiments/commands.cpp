@@ -13,6 +13,7 @@
   ORDO_COMMAND(compare)    \
   ORDO_COMMAND(report)     \
   ORDO_COMMAND(export)     \
+  ORDO_COMMAND(upgrade)    \
   ORDO_COMMAND(analyze)    \
   ORDO_COMMAND(inspect_pe) \
   ORDO_COMMAND(demo)       \

@@ -1,17 +1,13 @@
 // experiments/export_command.cpp: `ordo export DIR`, a study's (or one run's) curves as one
 // tidy table, DIR/tidy.csv and DIR/tidy.jsonl (io/tidy_export.h; docs/outputs.md, "Export").
 #include <cstdio>
-#include <filesystem>
 
 #include "experiments/cli.h"
 #include "experiments/commands.h"
-#include "io/results.h"
+#include "experiments/results_dir.h"
 #include "io/tidy_export.h"
-#include "study/output_lock.h"
 
 namespace ordo {
-namespace fs = std::filesystem;
-
 namespace {
 
 const std::vector<cli::Option>& export_options() {
@@ -25,10 +21,9 @@ const std::vector<cli::Option>& export_options() {
 
 int cmd_export(const Args& args) {
   cli::Parsed p;
-  std::string dir, results;
-  std::vector<RunRecord> runs;
+  std::string dir;
+  DirectoryResults in;
   bool csv = false, jsonl = false;
-  OutputLock lock;
   try {
     p = cli::parse(args, export_options(), false, 1, "ordo export");
     if (p.help) {
@@ -47,27 +42,14 @@ int cmd_export(const Args& args) {
     csv = format.find("csv") != std::string::npos;
     jsonl = format.find("jsonl") != std::string::npos;
     dir = p.positional[0];
-    std::error_code ec;
-    ORDO_CHECK(fs::is_directory(dir, ec), "ordo export: ", dir, " is not a directory (give the --out of ordo compare "
-                                          "or ordo train)");
-    for (const char* name : {"results.h5", "run.h5"})
-      if (results.empty() && fs::is_regular_file(dir + "/" + name, ec)) results = dir + "/" + name;
-    ORDO_CHECK(!results.empty(), "ordo export: neither ", dir, "/results.h5 nor ", dir, "/run.h5 found: DIR must hold "
-                                 "the file that ordo compare or ordo train wrote");
-    lock = OutputLock(dir);  // a study still writing there is refused, naming it
-    try {
-      runs = read_results(results);
-    } catch (const Error& e) {
-      fail("ordo export: cannot read ", results, ": ", e.what());
-    }
-    ORDO_CHECK(!runs.empty(), "ordo export: ", results, " holds no runs");
+    in = read_directory_results("ordo export", dir, true);
   } catch (const Error& e) {
     throw InputError(e.what());
   }
   const std::string csv_path = csv ? dir + "/tidy.csv" : "", jsonl_path = jsonl ? dir + "/tidy.jsonl" : "";
-  const TidyExport t = write_tidy_export(runs, csv_path, jsonl_path, p.option("all-settings") == "true");
+  const TidyExport t = write_tidy_export(in.runs, csv_path, jsonl_path, p.option("all-settings") == "true");
   if (p.option("quiet") != "true") {
-    std::printf("ordo export: %zu run(s) from %s, %lld rows of %zu columns\n", runs.size(), results.c_str(),
+    std::printf("ordo export: %zu run(s) from %s, %lld rows of %zu columns\n", in.runs.size(), in.file.c_str(),
                 static_cast<long long>(t.rows), t.columns.size());
     if (csv) std::printf("  %s   pandas: pd.read_csv(\"%s\")\n", csv_path.c_str(), csv_path.c_str());
     if (jsonl) std::printf("  %s   pandas: pd.read_json(\"%s\", lines=True)\n", jsonl_path.c_str(), jsonl_path.c_str());

@@ -6,10 +6,10 @@
 
 #include "experiments/cli.h"
 #include "experiments/commands.h"
+#include "experiments/results_dir.h"
 #include "io/results.h"
 #include "report/findings.h"
 #include "report/study_report.h"
-#include "study/output_lock.h"
 
 namespace ordo {
 namespace fs = std::filesystem;
@@ -26,9 +26,7 @@ const std::vector<cli::Option>& report_options() {
 int cmd_report(const Args& args) {
   cli::Parsed p;
   std::string dir, results;
-  std::vector<RunRecord> runs;
-  std::map<std::string, std::string> attributes;
-  OutputLock lock;
+  DirectoryResults in;
   try {
     p = cli::parse(args, report_options(), false, 1, "ordo report");
     if (p.help) {
@@ -47,18 +45,12 @@ int cmd_report(const Args& args) {
     ORDO_CHECK(fs::is_directory(dir, ec), "ordo report: ", dir, " is not a directory (give the --out of ordo compare)");
     ORDO_CHECK(fs::is_regular_file(results, ec), "ordo report: ", results, " not found: DIR must hold the results.h5 "
                                                  "that ordo compare wrote");
-    lock = OutputLock(dir);  // a study still writing there is refused, naming it
-    try {
-      runs = read_results(results);
-      attributes = read_results_attributes(results);
-    } catch (const Error& e) {
-      fail("ordo report: cannot read ", results, ": ", e.what());
-    }
-    ORDO_CHECK(!runs.empty(), "ordo report: ", results, " holds no runs");
+    in = read_directory_results("ordo report", dir, true);
   } catch (const Error& e) {
     throw InputError(e.what());
   }
-  const StudyReport r = write_study_report(dir, runs, attributes);
+  const std::vector<RunRecord>& runs = in.runs;
+  const StudyReport r = write_study_report(dir, runs, in.attributes);
   for (const std::string& w : r.warnings) std::fprintf(stderr, "ordo report: warning: %s\n", w.c_str());
   if (p.option("quiet") != "true") {
     std::printf("ordo report: %zu run(s) from %s\n  %s (open it in a browser)\n  %s\n  %s/ (%d figure(s) as PNG and "

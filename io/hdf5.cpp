@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -21,6 +22,10 @@ static_assert(std::is_same_v<hid_t, int64_t>, "io/hdf5.h stores hid_t as int64_t
 
 namespace ordo::h5 {
 namespace {
+
+// Arrays up to this size are stored in their object header (compact layout, see write_raw):
+// HDF5 allows 64 KiB there; 16 KiB keeps a header small enough to read in one go.
+constexpr int64_t kCompactBytes = 16 * 1024;
 
 // HDF5's thread safety is a build option (Debian's 1.10 has it, H5_HAVE_THREADSAFE; many
 // builds from source do not), so every entry point of this file holds one process-wide lock
@@ -96,10 +101,14 @@ hid_t file_type(DType t) {
 
 bool is_float(DType t) { return t == DType::f64 || t == DType::f32; }
 
-// A variable-length UTF-8 string type (the caller owns it).
-Id string_type() {
+// A fixed-length UTF-8 string type of `length` bytes, NUL-padded (the caller owns it). Fixed,
+// not variable-length: a variable-length string lives in the file's global heap, which carries
+// no checksum, and HDF5 1.10 reads a damaged one out of bounds (a crash the reader fuzz found,
+// tests/fuzz/fuzz_readers.cpp); a fixed-length one sits in its checksummed object header.
+Id string_type(size_t length) {
   Id type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_size(type.get(), std::max<size_t>(1, length));  // HDF5 has no 0-byte type: "" is one NUL
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   return type;
 }
@@ -324,9 +333,10 @@ void Object::set_attr(const std::string& name, const std::string& value) {
   const LibraryLock lock;
   if (value.find('\0') != std::string::npos)
     fail(file_, ": attribute ", name, " on ", path_, ": string contains a NUL character");
-  Id type = string_type();
-  const char* text = value.c_str();
-  write_attr(hid(), file_, path_, name, type.get(), type.get(), &text);
+  Id type = string_type(value.size());
+  std::string padded = value;
+  padded.resize(std::max<size_t>(1, value.size()), '\0');
+  write_attr(hid(), file_, path_, name, type.get(), type.get(), padded.data());
 }
 
 void Object::set_attr_int64(const std::string& name, int64_t value) {
@@ -605,14 +615,18 @@ Dataset Group::write_raw(const std::string& path, DType type, const void* data, 
   Id space(dims.empty() ? H5Screate(H5S_SCALAR)
                         : H5Screate_simple(static_cast<int>(hdims.size()), hdims.data(), nullptr));
   if (!space.valid()) fail_hdf5(file_, "cannot create the dataspace " + shape_text(dims) + " for dataset " + full);
-  // A Fletcher-32 checksum guards the values (HDF5 checks it on every read), which needs a
-  // chunked layout: one chunk holding the whole array. Scalars, empty arrays and arrays over
-  // 1 GiB (beyond one chunk's limits) are stored contiguously, without a checksum.
+  // A checksum guards the values. Up to kCompactBytes they sit inside the dataset's object
+  // header (compact layout), whose checksum covers them, at no cost beyond the header; larger
+  // arrays up to 1 GiB are one chunk with a Fletcher-32 checksum (HDF5 checks both on every
+  // read). Scalars, empty arrays and arrays over 1 GiB (beyond one chunk's limits) are stored
+  // contiguously, without a checksum.
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
   Id dcpl(H5Pcreate(H5P_DATASET_CREATE));
   const int64_t bytes = n * static_cast<int64_t>(H5Tget_size(file_type(type)));
-  if (!dims.empty() && n > 0 && bytes <= (int64_t{1} << 30)) {
+  if (!dims.empty() && n > 0 && bytes <= kCompactBytes) {
+    H5Pset_layout(dcpl.get(), H5D_COMPACT);
+  } else if (!dims.empty() && n > 0 && bytes <= (int64_t{1} << 30)) {
     H5Pset_chunk(dcpl.get(), static_cast<int>(hdims.size()), hdims.data());
     H5Pset_fletcher32(dcpl.get());
   }

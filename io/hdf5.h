@@ -29,10 +29,13 @@
 //   * Writing a dataset or attribute that already exists replaces it. Missing parent groups
 //     of a dataset path are created.
 //   * Files are written with explicit little-endian types (IEEE F32LE / F64LE, STD I64LE ...),
-//     strings as variable-length UTF-8 scalars: h5py reads them as str, h5dump prints them.
+//     strings as fixed-length, NUL-padded UTF-8 scalars (h5py reads them as bytes: .decode()).
+//     Variable-length strings (what older ordo wrote, and still reads) live in the global
+//     heap, which has no checksum and which HDF5 1.10 reads out of bounds when it is damaged.
 //   * Files are written in the HDF5 1.8 format (version-2 object headers): metadata carry
-//     checksums, and every non-empty, non-scalar dataset up to 1 GiB is one chunk with a
-//     Fletcher-32 checksum, so a damaged file fails to read instead of giving wrong numbers.
+//     checksums; a non-empty array up to 16 KiB lives inside its checksummed object header
+//     (compact layout), a larger one up to 1 GiB is one chunk with a Fletcher-32 checksum, so
+//     a damaged file fails to read instead of giving wrong numbers.
 //   * Groups created here track link creation order, so members() lists them in the order
 //     they were written; groups from other tools (without that index) list alphabetically.
 //   * Reading converts between types of the same class (float32 file -> double memory and

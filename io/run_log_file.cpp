@@ -75,6 +75,20 @@ void write_run_log(h5::Group& group, const RunLog& log) {
   }
 }
 
+void read_stop(const h5::Group& group, RunLog& log) {
+  if (!group.has_attr("stop_reason")) return;
+  log.stop_reason = group.attr_string("stop_reason");
+  try {
+    parse_stop(log.stop_reason);
+  } catch (const Error& e) {
+    fail(group.file_name(), ": ", group.path(), ": attribute stop_reason: ", e.what());
+  }
+  log.stop_step = group.attr_int64("stop_step");
+  ORDO_CHECK(log.stop_step > 0 && (log.step.empty() || log.step.back() == log.stop_step), group.file_name(), ": ",
+             group.path(), ": stop_step ", log.stop_step, " is not the run's last logged step ",
+             log.step.empty() ? 0 : log.step.back());
+}
+
 RunLog read_run_log(const h5::Group& group) {
   RunLog log;
   log.step = group.read_vector<int64_t>("step");
@@ -86,18 +100,7 @@ RunLog read_run_log(const h5::Group& group) {
              ": run log ", group.path(), " is inconsistent: step has ", n, " entries but train_loss has ",
              log.train_loss.size(), ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
   log.total_wall_seconds = group.attr_double("wall_seconds");
-  if (group.has_attr("stop_reason")) {
-    log.stop_reason = group.attr_string("stop_reason");
-    try {
-      parse_stop(log.stop_reason);
-    } catch (const Error& e) {
-      fail(group.file_name(), ": ", group.path(), ": attribute stop_reason: ", e.what());
-    }
-    log.stop_step = group.attr_int64("stop_step");
-    ORDO_CHECK(log.stop_step > 0 && (log.step.empty() || log.step.back() == log.stop_step), group.file_name(), ": ",
-               group.path(), ": stop_step ", log.stop_step, " is not the run's last logged step ",
-               log.step.empty() ? 0 : log.step.back());
-  }
+  read_stop(group, log);
 
   if (!group.exists("eval")) return log;
   h5::Group eval = group.group("eval");

@@ -40,5 +40,9 @@ void write_run_log(h5::Group& group, const RunLog& log);
 // Reads a run log written by write_run_log (or another tool following the layout above;
 // eval/<len>/exact and loss are optional there and read as NaN when absent).
 RunLog read_run_log(const h5::Group& group);
+// A --until-learned run's stop_reason and stop_step attributes of `group`, if it has them,
+// into `log` (whose steps are read): throws naming the file and group when the reason is
+// not one of train/stopping.h's or the step is not the log's last.
+void read_stop(const h5::Group& group, RunLog& log);
 
 }  // namespace ordo

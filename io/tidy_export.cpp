@@ -195,6 +195,10 @@ TidyExport write_tidy_export(const std::vector<RunRecord>& runs, const std::stri
     const RunLog& log = r.log;
     for (size_t i = 0; i < log.step.size(); ++i) {
       emit("train", "", log.step[i], "train_loss", std::nullopt, log.train_loss[i]);
+      if (i < log.train_loss_min.size()) {  // a thinned log: the entry's extremes too
+        emit("train", "", log.step[i], "train_loss_min", std::nullopt, log.train_loss_min[i]);
+        emit("train", "", log.step[i], "train_loss_max", std::nullopt, log.train_loss_max[i]);
+      }
       emit("train", "", log.step[i], "lr", std::nullopt, log.lr[i]);
       emit("train", "", log.step[i], "wall_time", std::nullopt, log.wall_time[i]);
     }

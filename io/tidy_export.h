@@ -12,8 +12,11 @@
 //   eval_set                           "" for kind train; "train" (the training length range)
 //                                      or the evaluation length ("128"), as in results.h5
 //   step                               the training step
-//   metric                             train_loss, lr, wall_time (kind train); acc, exact,
-//                                      loss, acc_by_distance (kind eval)
+//   metric                             train_loss, lr, wall_time (kind train; a results
+//                                      file's entry of several steps, io/results.h, adds
+//                                      train_loss_min and train_loss_max and its train_loss
+//                                      is their mean); acc, exact, loss, acc_by_distance
+//                                      (kind eval)
 //   distance                           acc_by_distance's distance, empty otherwise
 //   value                              the number; empty (CSV) or null (JSON) where NaN
 // Numbers are written in the shortest form that reads back to the same double. In JSON a

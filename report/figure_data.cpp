@@ -48,7 +48,9 @@ CurveData learning_curves(const std::string& task, const std::vector<RunRecord>&
     for (const RunLog* l : ls)
       if (!stopped(l)) n = std::min(n, l->step.size());
     const size_t w = std::max<size_t>(1, n / 200);
-    if (c.loss.empty()) c.window = static_cast<int64_t>(w);
+    // In steps (steps count from 1): a results file logs an entry per log_every steps
+    // (io/results.h), a trainer one per step.
+    if (c.loss.empty() && n > 0) c.window = longest->step[w - 1];
     SeriesPoints loss{label, {}};
     for (size_t start = 0; start < n; start += w) {
       const size_t end = std::min(n, start + w);

@@ -29,7 +29,8 @@ struct SeriesPoints {
 };
 
 // Learning curves of one task, one series per row label in first-appearance order: training
-// loss averaged over windows of max(1, steps / 200) steps (x = the window's last step), and
+// loss averaged over windows of max(1, entries / 200) logged entries (a results file keeps an
+// entry per log_every steps, io/results.h; x = the window's last step), and
 // accuracy on the training lengths at each evaluation (x = its step). A series ends with its
 // shortest run, except that a run which stopped early (--until-learned) holds its last value
 // to the end of the series' longest run: its model is final from then on, and dropping it

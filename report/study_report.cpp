@@ -80,7 +80,8 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
     if (d != defaults.end() && d->second != value && find_setting(name)) given += " --" + name + " " + compact_setting(value);
   }
   os << "Settings: " << (given.empty() ? std::string("SPEC defaults") : "SPEC defaults except" + given)
-     << ". Every run's settings are attributes of its group in results.h5 (setting.<name>).\n";
+     << ". Every run's settings are in results.h5 as setting.<name> attributes: at the root where every run "
+        "shares them, else on the run's group.\n";
   return os.str();
 }
 

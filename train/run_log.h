@@ -29,6 +29,10 @@ struct EvalPoint {
 struct RunLog {
   std::vector<int64_t> step;                            // one entry per logged step
   std::vector<double> train_loss, lr, wall_time;        // same length as step
+  // A thinned log (what a results file keeps, io/results.h): entry i stands for the steps
+  // after step[i-1] up to step[i]; train_loss is their mean and these their extremes, lr and
+  // wall_time those of step[i]. Empty where every step is logged (a trainer, a checkpoint).
+  std::vector<double> train_loss_min{}, train_loss_max{};
   std::map<int64_t, std::vector<EvalPoint>> eval;       // eval length (0 = training range) -> curve
   double total_wall_seconds = 0;
   // A --until-learned run (train/stopping.h): why and after which step its training stopped

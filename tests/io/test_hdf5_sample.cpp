@@ -1,6 +1,7 @@
 // tests/io/test_hdf5_sample.cpp: hidden tests driven by tests/shell/test_h5_readers.sh.
 //
-// "[h5_sample]" writes a run-log file and a checkpoint into $ORDO_H5_SAMPLE_DIR, which the
+// "[h5_sample]" writes a run-log file, a results file and a checkpoint into
+// $ORDO_H5_SAMPLE_DIR, which the
 // script then reads with h5dump and h5py; "[h5_foreign]" reads back a file h5py wrote there
 // (no creation-order index, fixed-length strings), proving ordo reads other tools' files.
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "io/results.h"
 #include "io/run_log_file.h"
 #include "io/checkpoint_file.h"
 #include "train/checkpoint.h"
@@ -42,6 +44,24 @@ TEST_CASE("hdf5 sample: write a run log and a checkpoint for external readers", 
   h5::Group run = f.require_group("runs/order/rope/seed0");
   write_run_log(run, log);
   f.close();
+
+  // A results file (format 2) of two runs of 1000 steps: the log thinned to 500 entries of 2.
+  std::vector<RunRecord> runs(2);
+  for (uint64_t seed = 0; seed < 2; ++seed) {
+    RunRecord& r = runs[seed];
+    r.task = "order", r.encoding = "rope", r.seed = seed;
+    r.settings = {{"steps", "1000"}, {"seed", std::to_string(seed)}, {"lr", "0.001"}};
+    for (int64_t s = 1; s <= 1000; ++s) {
+      r.log.step.push_back(s);
+      r.log.train_loss.push_back(s % 2 ? 1.0 : 0.5);
+      r.log.lr.push_back(1e-3);
+      r.log.wall_time.push_back(0.25 * static_cast<double>(s));
+    }
+    r.log.eval[0] = {{0, 0.5}, {1000, 1.0, 1.0, 0.125}};
+    r.log.eval[64] = {{1000, 0.75}};
+    r.log.total_wall_seconds = 250;
+  }
+  write_results(dir + "/results.h5", runs, {{"tasks", "order"}});
 
   Checkpoint c;
   c.step = 300;

@@ -38,7 +38,7 @@ layout=$(h5ls -r "$out/results.h5")
 for task in order shift; do
   for enc in none rope; do
     for want in "/runs/$task/$enc/seed0/train_loss" "/runs/$task/$enc/seed0/step" \
-                "/runs/$task/$enc/seed0/eval/train/acc" "/runs/$task/$enc/seed0/wall_time"; do
+                "/runs/$task/$enc/seed0/eval/acc" "/runs/$task/$enc/seed0/wall_time"; do
       grep -q "^$want " <<<"$layout" || { echo "$layout"; fail "results.h5 lacks $want"; }
     done
     [[ -s $out/checkpoints/$task/$enc/seed0.h5 ]] || fail "checkpoint $task/$enc missing"
@@ -62,11 +62,11 @@ if command -v gnuplot >/dev/null; then
 fi
 [[ -s $out/report.html ]] || fail "report.html missing"
 ! grep -qiE '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$out/report.html" || fail "report.html loads something from the network"
-grep -q '^/runs/order/rope/seed0/eval/64/acc ' <<<"$layout" || fail "no 2x evaluation in results.h5"
+h5dump -d /runs/order/rope/seed0/eval/length "$out/results.h5" | grep -q ' 64' || fail "no 2x evaluation in results.h5"
 # Accuracy by distance (docs/spec.md §3.9): order records it, shift has no distance.
-grep -q '^/runs/order/rope/seed0/eval/64/acc_by_distance  *Dataset {4, 64}' <<<"$layout" ||
-  fail "results.h5 lacks order's eval/64/acc_by_distance (4 evaluations x distances 0-63)"
-! grep -q '^/runs/shift/.*acc_by_distance' <<<"$layout" || fail "shift has no distance, but results.h5 has acc_by_distance"
+grep -q '^/runs/order/rope/seed0/by_distance/64/acc  *Dataset {4, 64}' <<<"$layout" ||
+  fail "results.h5 lacks order's by_distance/64/acc (4 evaluations x distances 0-63)"
+! grep -q '^/runs/shift/.*by_distance' <<<"$layout" || fail "shift has no distance, but results.h5 has by_distance"
 [[ -s $out/plots/order_distance.dat && ! -e $out/plots/shift_distance.dat ]] || fail "plots/order_distance.dat (and no shift one) expected"
 for want in '^!\[overview' '^## order' '^## shift' '^| [0-9] | none |' '^| [0-9] | rope |' '^| # | encoding |' \
             '^- Solved by' '^- At chance (0.500): '; do

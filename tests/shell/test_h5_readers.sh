@@ -20,6 +20,8 @@ for want in 'GROUP "seed0"' 'DATASET "train_loss"' 'DATASET "wall_time"' 'GROUP 
 done
 acc=$(h5dump -d /runs/order/rope/seed0/eval/train/acc "$dir/runs.h5")
 grep -q '0\.5, 0\.75' <<<"$acc" || { echo "FAIL: eval/train/acc values"; echo "$acc"; exit 1; }
+evals=$(h5dump -d /runs/order/rope/seed0/eval/acc "$dir/results.h5")
+grep -q '0\.5, 1, 0\.75' <<<"$evals" || { echo "FAIL: results.h5 eval/acc values"; echo "$evals"; exit 1; }
 ckpt=$(h5dump -A "$dir/ckpt.h5")
 grep -qF 'ATTRIBUTE "format_version"' <<<"$ckpt" || { echo "FAIL: checkpoint attributes"; echo "$ckpt"; exit 1; }
 h5dump -d '/params/blocks.0.attn.w_q.weight' "$dir/ckpt.h5" | grep -q 'DATASPACE  SIMPLE { ( 3, 4 )' ||
@@ -40,7 +42,7 @@ import sys, math
 import h5py, numpy as np
 d = sys.argv[1]
 with h5py.File(f"{d}/runs.h5", "r") as f:
-    assert f.attrs["task"] == "order", f.attrs["task"]
+    assert f.attrs["task"] == b"order", f.attrs["task"]  # fixed-length strings read as bytes
     run = f["runs/order/rope/seed0"]
     assert list(run["step"][:]) == [0, 100, 200, 300]
     assert list(run["train_loss"][:]) == [2.0, 1.5, 1.0, 0.5]
@@ -50,7 +52,7 @@ with h5py.File(f"{d}/runs.h5", "r") as f:
     assert run.attrs["wall_seconds"] == 3.5
 with h5py.File(f"{d}/ckpt.h5", "r") as f:
     assert f.attrs["format_version"] == 1 and f.attrs["step"] == 300
-    assert f["config"].attrs["encoding"] == "rope"
+    assert f["config"].attrs["encoding"].decode() == "rope"
     w = f["params/blocks.0.attn.w_q.weight"][:]
     assert w.dtype == np.float32 and w.shape == (3, 4)
     assert np.array_equal(w.ravel(), np.arange(12, dtype=np.float32) * np.float32(0.1))
@@ -58,6 +60,17 @@ with h5py.File(f"{d}/ckpt.h5", "r") as f:
     assert f["rng"].shape == (1, 4) and int(f["rng"][0, 0]) == 2**64 - 1
     assert f["scalars"].attrs["adam_step"] == 300.0
     assert list(f["log/eval/train/acc"][:]) == [0.5, 0.75]
+with h5py.File(f"{d}/results.h5", "r") as f:  # format 2, as docs/outputs.md reads it
+    assert f.attrs["format_version"] == 2 and f.attrs["setting.lr"].decode() == "0.001"
+    run = f["runs/order/rope/seed1"]
+    assert run.attrs["setting.seed"].decode() == "1" and "setting.lr" not in run.attrs
+    assert run.attrs["log_every"] == 2 and run["train_loss"].dtype == np.float32
+    assert list(run["step"][:3]) == [2, 4, 6] and len(run["step"]) == 500
+    assert list(run["train_loss"][:2]) == [0.75, 0.75]
+    assert list(run["train_loss_min"][:2]) == [0.5, 0.5] and list(run["train_loss_max"][:2]) == [1.0, 1.0]
+    assert list(run["eval/length"][:]) == [0, 0, 64] and list(run["eval/step"][:]) == [0, 1000, 1000]
+    assert list(run["eval/acc"][:]) == [0.5, 1.0, 0.75] and run["eval/loss"][1] == 0.125
+    assert math.isnan(run["eval/exact"][0])
 with h5py.File(f"{d}/foreign.h5", "w") as f:
     f.attrs["fixed"] = np.bytes_("abc")
     f.attrs["variable"] = "déjà vu"
