@@ -1,0 +1,56 @@
+# even_pairs_curves.gp: learning curves of task even_pairs
+# Written by ordo; edit freely and redraw with: gnuplot even_pairs_curves.gp (writes even_pairs_curves.png and even_pairs_curves.svg)
+set encoding utf8
+do for [format in "png svg"] {
+reset
+if (format eq "png") {
+  set terminal pngcairo size 1319,860 font "sans,11" noenhanced
+} else {
+  set terminal svg size 1319,860 font "sans,11" noenhanced background "#ffffff"
+}
+set output "even_pairs_curves." . format
+set multiplot title "even_pairs: learning curves (mean over 3 seeds, band: min-max over seeds)" font ",13"
+set lmargin at screen 0.0606520091; set rmargin at screen 0.8188021228; set bmargin at screen 0.53; set tmargin at screen 0.9302325581
+set grid
+set xrange [0:1200]
+set xtics 0,200
+set mxtics 2
+set yrange [0:0.8335670695]
+set xlabel ""
+set ylabel "train loss"
+set key at screen 0.8308021228, screen 0.9302325581 left top Left reverse samplen 4 spacing 1.15 width 1 font ",11" box lc rgb "#bbbbbb"
+plot "even_pairs_curves.dat" index 0 using 1:3:4 with filledcurves lc rgb "#000000" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 0 using 1:2 with linespoints lc rgb "#000000" lw 4 dt 1 pt 7 ps 0.9 pi 25 title "sinusoidal", \
+     "even_pairs_curves.dat" index 1 using 1:3:4 with filledcurves lc rgb "#E69F00" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 1 using 1:2 with linespoints lc rgb "#E69F00" lw 3.375 dt 1 pt 5 ps 0.9 pi 25 title "rope", \
+     "even_pairs_curves.dat" index 2 using 1:3:4 with filledcurves lc rgb "#56B4E9" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 2 using 1:2 with linespoints lc rgb "#56B4E9" lw 2.75 dt 1 pt 9 ps 0.9 pi 25 title "alibi", \
+     "even_pairs_curves.dat" index 3 using 1:3:4 with filledcurves lc rgb "#009E73" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 3 using 1:2 with linespoints lc rgb "#009E73" lw 2.125 dt 1 pt 13 ps 0.9 pi 25 title "learned", \
+     "even_pairs_curves.dat" index 4 using 1:3:4 with filledcurves lc rgb "#0072B2" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 4 using 1:2 with linespoints lc rgb "#0072B2" lw 1.5 dt 1 pt 3 ps 0.9 pi 25 title "transformer_xl"
+set format x "%g"
+set lmargin at screen 0.0606520091; set rmargin at screen 0.8188021228; set bmargin at screen 0.08139534884; set tmargin at screen 0.47
+set grid
+set xrange [0:1200]
+set xtics 0,200
+set mxtics 2
+set yrange [0:1.02]
+set ytics 0,0.2
+set xlabel "step"
+set ylabel "accuracy (training lengths)"
+unset key
+plot "even_pairs_curves.dat" index 5 using 1:3:4 with filledcurves lc rgb "#000000" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 5 using 1:2 with linespoints lc rgb "#000000" lw 4 dt 1 pt 7 ps 0.9 pi 1 notitle, \
+     "even_pairs_curves.dat" index 6 using 1:3:4 with filledcurves lc rgb "#E69F00" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 6 using 1:2 with linespoints lc rgb "#E69F00" lw 3.375 dt 1 pt 5 ps 0.9 pi 1 notitle, \
+     "even_pairs_curves.dat" index 7 using 1:3:4 with filledcurves lc rgb "#56B4E9" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 7 using 1:2 with linespoints lc rgb "#56B4E9" lw 2.75 dt 1 pt 9 ps 0.9 pi 1 notitle, \
+     "even_pairs_curves.dat" index 8 using 1:3:4 with filledcurves lc rgb "#009E73" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 8 using 1:2 with linespoints lc rgb "#009E73" lw 2.125 dt 1 pt 13 ps 0.9 pi 1 notitle, \
+     "even_pairs_curves.dat" index 9 using 1:3:4 with filledcurves lc rgb "#0072B2" fs transparent solid 0.15 noborder notitle, \
+     "even_pairs_curves.dat" index 9 using 1:2 with linespoints lc rgb "#0072B2" lw 1.5 dt 1 pt 3 ps 0.9 pi 1 notitle, \
+     0.5 with lines dt 2 lc rgb "#555555" lw 1.5 title "chance"
+unset multiplot
+set output
+}
