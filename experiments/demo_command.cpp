@@ -9,6 +9,9 @@
 // The step counts are per task, chosen so that the demo's findings (solved, at chance,
 // extrapolates) agree with the 3-seed grid at the defaults in docs/results/spec-grid/
 // (docs/results.md, "The demo and the full grid"): `order` gets the steps its slower encodings need to leave chance.
+// A run stops once it has learned its training lengths (--until-learned: >= 0.99 at two
+// evaluations in a row, docs/spec.md §5.5): the encodings that learn `order` early do not
+// spend its 2000 steps, and the findings stay those of the fixed-step demo (issue 50).
 //
 // Rerunning the demo continues the grid in --out (finished runs are skipped); --force
 // starts it over.
@@ -38,7 +41,7 @@ const std::vector<std::string>& demo_preset() {
     std::string steps;
     for (const std::string& name : default_study_tasks())
       steps += (steps.empty() ? "" : ",") + name + "=" + std::to_string(task_info(name).demo_steps);
-    return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200"};
+    return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200", "--until-learned"};
   }();
   return preset;
 }
