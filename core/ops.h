@@ -67,6 +67,7 @@ Var log1p(Tape& t, Var a);  // ln(1 + a), accurate where a is small
 Var tanh(Tape& t, Var a);
 Var sigmoid(Tape& t, Var a);  // 1 / (1 + e^-a)
 Var log_sigmoid(Tape& t, Var a);  // ln sigmoid(a), without overflow for any a
+Var softplus(Tape& t, Var a);     // ln(1 + e^a), without overflow for any a
 Var relu(Tape& t, Var a);
 // min(max(a, lo), hi); the gradient passes where lo <= a <= hi, bounds included (PyTorch's).
 Var clamp(Tape& t, Var a, Real lo, Real hi);

@@ -63,10 +63,9 @@ class PolarEncoding final : public PositionalEncoding {
     const int64_t B = sq[0], L = sq[1], H = sq[2];
     const auto [cos, sin] = tables(pos, L, H);
     const Shape rows{B, L, H * d_head_}, wide{B, L, H, 2 * d_head_};
-    auto softplus = [&](Var x) { return scale(t, log_sigmoid(t, scale(t, reshape(t, x, rows), -1)), -1); };
     Var delta = clamp(t, t.param(phase_), static_cast<Real>(-kTwoPi), 0);
-    return {reshape(t, polar(t, softplus(q), cos, sin), wide),
-            reshape(t, polar(t, softplus(k), cos, sin, delta), wide)};
+    return {reshape(t, polar(t, softplus(t, reshape(t, q, rows)), cos, sin), wide),
+            reshape(t, polar(t, softplus(t, reshape(t, k, rows)), cos, sin, delta), wide)};
   }
 
   std::vector<Parameter*> parameters() override { return {&phase_}; }

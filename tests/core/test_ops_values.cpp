@@ -9,6 +9,7 @@
 
 #include "core/fastmath.h"
 #include "core/ops.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 using Catch::Matchers::Contains;
@@ -358,4 +359,27 @@ TEST_CASE("gather_last picks x[r, idx[r, k]] and scatter-adds its gradient", "[o
   t.backward(sum(t, y));
   require_close(x.grad, {1, 1, 2, 1, 2, 1});
   CHECK_THROWS_WITH(gather_last(t, t.param(x), TensorI32::from({2, 1}, {0, 3})), Contains("index 3") && Contains("[0, 3)"));
+}
+
+TEST_CASE("softplus in float32: the bits of -log_sigmoid(-x), values and gradients (PoPE's magnitudes)", "[ops][unary]") {
+  // PoPE computed its magnitudes as -log_sigmoid(-x) before softplus existed: the same bits
+  // keep its runs as they were.
+  std::vector<Real> xs;
+  for (int i = -4000; i <= 4000; ++i) xs.push_back(static_cast<Real>(i) / 40);
+  for (Real x : {Real(-1e30), Real(-200), Real(200), Real(1e30)}) xs.push_back(x);
+  Tensor x = Tensor::empty(Shape{static_cast<int64_t>(xs.size())});
+  std::copy(xs.begin(), xs.end(), x.data());
+  Parameter a("a", x.clone()), b("b", x.clone());
+  a.grad = Tensor::zeros(x.shape());
+  b.grad = Tensor::zeros(x.shape());
+  Tape t;
+  const Var sp = softplus(t, t.param(a));
+  const Var old = scale(t, log_sigmoid(t, scale(t, t.param(b), -1)), -1);
+  const Tensor w = test::uniform_tensor(x.shape(), 53, 7);  // weights, so every gradient differs
+  t.backward(add(t, sum(t, mul(t, sp, t.input(w))), sum(t, mul(t, old, t.input(w)))));
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    INFO("x " << xs[static_cast<size_t>(i)]);
+    REQUIRE(t.value(sp)[i] == t.value(old)[i]);
+    REQUIRE(a.grad[i] == b.grad[i]);
+  }
 }

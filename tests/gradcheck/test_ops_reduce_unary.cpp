@@ -1,5 +1,6 @@
 // tests/gradcheck/test_ops_reduce_unary.cpp: gradients of sum, mean, sum_last, mean_last,
-// running_sum, suffix_sum_last and of exp, log, log1p, tanh, sigmoid, log_sigmoid, relu, gelu.
+// running_sum, suffix_sum_last and of exp, log, log1p, tanh, sigmoid, log_sigmoid, softplus, relu,
+// gelu.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -98,6 +99,18 @@ TEST_CASE("log_sigmoid is ln sigmoid without overflow", "[ops][unary]") {
   REQUIRE(y[4] == 0);
 }
 
+TEST_CASE("softplus is ln(1 + e^x) without overflow, and -log_sigmoid(-x) to the bit", "[ops][unary]") {
+  Tape t;
+  const Tensor x = Tensor::from(Shape{7}, {-800, -3, -1e-3, 0, 1e-3, 3, 800});
+  const Var xv = t.input(x);
+  const Tensor y = t.value(softplus(t, xv)).clone();
+  const Tensor minus = t.value(scale(t, log_sigmoid(t, scale(t, xv, -1)), -1)).clone();
+  REQUIRE(y[0] == std::log1p(std::exp(-800.0)));  // e^-800 underflows to 0 in double: ln 1 = 0
+  for (int i = 1; i < 6; ++i) REQUIRE(std::abs(y[i] - std::log1p(std::exp(x[i]))) < 1e-15);
+  REQUIRE(y[6] == 800);
+  for (int i = 0; i < 7; ++i) REQUIRE(y[i] == minus[i]);
+}
+
 TEST_CASE("reductions of a large tensor take the chunked path and keep their gradients", "[ops][reduce]") {
   // 3 chunks of the full sum; the gradient of a sum is all ones, of a mean 1/n.
   Tensor x = random_tensor(Shape{9000}, 5);
@@ -118,6 +131,7 @@ TEST_CASE("unary op gradients", "[ops][unary]") {
   check_unary("tanh", ordo::tanh, -2, 2);
   check_unary("sigmoid", ordo::sigmoid, -6, 6);
   check_unary("log_sigmoid", ordo::log_sigmoid, -8, 8);
+  check_unary("softplus", ordo::softplus, -8, 8);
   check_unary("gelu", gelu, -3, 3);
   // relu: keep values away from the kink at 0 where finite differences are meaningless.
   uint64_t stream = 400;
