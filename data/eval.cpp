@@ -18,7 +18,11 @@ int64_t EvalSet::num_sequences() const {
 }
 
 std::vector<int64_t> default_extrapolation_lengths(const Task& task) {
-  return {2 * task.max_len(), 4 * task.max_len()};
+  const int64_t longest = task.max_valid_len();
+  std::vector<int64_t> out;
+  for (int64_t len : {std::min(2 * task.max_len(), longest), std::min(4 * task.max_len(), longest)})
+    if (len > task.max_len() && (out.empty() || out.back() != len)) out.push_back(len);
+  return out;
 }
 
 namespace {

@@ -25,7 +25,8 @@ struct EvalSet {
   int64_t num_sequences() const;
 };
 
-// {2 * max_len, 4 * max_len}.
+// {2 * max_len, 4 * max_len}, each capped at the longest length the task takes (unique_copy's
+// 150: {100, 150}); a cap at or below max_len drops the length.
 std::vector<int64_t> default_extrapolation_lengths(const Task& task);
 
 // Evaluation batches hold at most this many tokens (and at most batch_size sequences).

@@ -38,6 +38,12 @@
   ORDO_TASK(counting) \
   ORDO_TASK(mqar) \
   ORDO_TASK(passkey) \
+  ORDO_TASK(bin_majority) \
+  ORDO_TASK(majority) \
+  ORDO_TASK(unique_copy) \
+  ORDO_TASK(repeat_copy) \
+  ORDO_TASK(unique_sort) \
+  ORDO_TASK(lm_parity) \
   /* end of the list: add new lines above this one */
 
 namespace ordo {

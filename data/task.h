@@ -174,6 +174,11 @@ struct TaskInfo {
   bool benchmark_task = false;
   // In `ordo compare`'s default --tasks and so in `ordo demo` (whose 5 minutes hold three).
   bool in_default_study = false;
+  // Its targets are the next tokens (data/next_token.h): a bidirectional model would see the
+  // token it is asked for, so a run of it must be causal (validate(TrainConfig) refuses
+  // --causal false) and a study runs it causal, labelled "causal=true" as for a causal-only
+  // encoding.
+  bool causal_only = false;
   // The named sets it belongs to, which `ordo compare --tasks` takes as one name: "chomsky"
   // (Deletang et al.'s fifteen, docs/spec.md §3.10).
   std::vector<std::string> groups = {};

@@ -66,6 +66,10 @@ void validate_settings(const ModelConfig& m) {
 void validate(const ModelConfig& c) {
   ORDO_CHECK(c.vocab_size >= 2, "model: vocab_size must be >= 2 (PAD plus tokens), got ", c.vocab_size);
   ORDO_CHECK(c.num_classes >= 2, "model: num_classes must be >= 2, got ", c.num_classes);
+  ORDO_CHECK(!c.tie_embeddings || (c.head == HeadType::Token && c.num_classes == c.vocab_size),
+             "--tie-embeddings reads the logits off the token embeddings, so the classes must be the token ids "
+             "with the token head (the next-token tasks, `ordo compare --tasks huang`); this run has the ", head_name(c.head), " head, ", c.num_classes,
+             " classes and ", c.vocab_size, " token ids");
   validate_settings(c);
 }
 
@@ -152,6 +156,12 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
                  "model: randomized positions must be non-negative and strictly increasing");
     pos.index = opt.positions;
   }
+  if (!opt.offsets.empty()) {
+    ORDO_CHECK(static_cast<int64_t>(opt.offsets.size()) == B, "model: ", opt.offsets.size(), " offsets for a batch of ", B);
+    ORDO_CHECK(std::all_of(opt.offsets.begin(), opt.offsets.end(), [](int32_t o) { return o >= 0; }),
+               "model: position offsets must be non-negative");
+    pos.offsets = opt.offsets;
+  }
   std::optional<Var> omask;  // none when no position is padding
   if (std::any_of(lens.begin(), lens.end(), [Lx](int32_t len) { return len < Lx; }))
     omask = t.input(output_mask(pos));
@@ -203,7 +213,8 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
 
   switch (cfg_.head) {
     case HeadType::Token:
-      r.logits = head_.forward(t, r.hidden);  // (B, L, C)
+      r.logits = cfg_.tie_embeddings ? matmul(t, r.hidden, t.param(tokens_.table), false, true)  // (B, L, V)
+                                     : head_.forward(t, r.hidden);                               // (B, L, C)
       break;
     case HeadType::Pooled: {
       Var pooled = matmul(t, t.input(pooling_weights(pos)), r.hidden);  // (B, 1, d)
@@ -226,7 +237,7 @@ void EncoderModel::collect_parameters(std::vector<Parameter*>& out) {
   for (auto& b : blocks_) b->collect_parameters(out);
   ln_f_.collect_parameters(out);
   if (cfg_.head == HeadType::Cls) out.push_back(&cls_);
-  head_.collect_parameters(out);
+  if (!cfg_.tie_embeddings) head_.collect_parameters(out);
 }
 
 }  // namespace ordo

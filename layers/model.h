@@ -39,6 +39,11 @@ struct ModelConfig {
   // et al. 2017 §3.4; the Chomsky-hierarchy code of Deletang et al. and Ruoss et al.);
   // docs/spec.md §1. The cls vector is not scaled.
   bool scale_embed = false;
+  // true: the token head's logits are the final states times the token embedding table,
+  // h E^T, with no head.proj and no bias (GPT-2's tied lm_head; Press & Wolf 2017); needs the
+  // token head and classes that are token ids (num_classes == vocab_size, the next-token
+  // tasks of data/next_token.h). docs/spec.md §1.3.
+  bool tie_embeddings = false;
   bool fused_attention = true;    // false: the unfused reference composition
   bool pack_sequences = true;     // with padding and fused attention, run the blocks on the real rows only
   // GEMM epilogues: linear_gelu, linear_residual, linear_rotate (core/ops.h). false: linear,
@@ -81,6 +86,9 @@ struct ForwardOptions {
   // Randomized positions (docs/spec.md §2.13): the position of each of the L' tokens (L' =
   // L + 1 with the cls head), shared by the batch, strictly increasing; empty = 0..L'-1.
   std::vector<int32_t> positions;
+  // A random offset per sequence (B values, >= 0; --random-offset, docs/spec.md §2.13): token t
+  // of sequence b sits at offsets[b] + its position. Empty = none.
+  std::vector<int32_t> offsets;
 };
 
 struct ForwardResult {

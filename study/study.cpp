@@ -280,12 +280,13 @@ void Study::build_runs() {
   for (const std::string& task : spec_.tasks)
     for (const std::string& enc : spec_.encodings)
       for (auto variant : grid_variants) {
-        // An encoding defined for causal attention only runs causal in a bidirectional
-        // grid, labelled like a varied setting; where the grid varies causal itself, its
-        // causal=true cell already holds it. A layer pattern is causal when any part is.
+        // An encoding defined for causal attention only, or a next-token task, runs causal in
+        // a bidirectional grid, labelled like a varied setting; where the grid varies causal
+        // itself, its causal=true cell already holds it. A layer pattern is causal when any
+        // part is.
         const LayerEncodings pattern = layer_pattern(enc);
         if (std::any_of(pattern.begin(), pattern.end(), [](const std::string& e) { return encoding_info(e).causal_only; }) ||
-            (pattern.empty() && encoding_info(enc).causal_only)) {
+            (pattern.empty() && encoding_info(enc).causal_only) || task_info(task).causal_only) {
           auto varied = std::find_if(variant.begin(), variant.end(), [](const auto& kv) { return kv.first == "causal"; });
           if (varied != variant.end() && !parse_bool("causal", varied->second)) continue;
           if (varied == variant.end() && !spec_.base.model.causal) variant.emplace_back("causal", "true");

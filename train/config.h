@@ -52,6 +52,15 @@ struct TrainConfig {
   // 0 = off. Evaluation uses 0..n-1 unless random_positions_eval.
   int64_t random_positions = 0;
   bool random_positions_eval = false;
+  // Random offsets (train/random_positions.h, Huang et al. 2025): each training sequence of n
+  // tokens at o..o+n-1, o uniform in [0, N - n]; evaluation at 0..n-1; 0 = off.
+  int64_t random_offset = 0;
+  // The learning-rate schedule after warmup (docs/spec.md §5.2): "cosine" or "linear" (to 0).
+  std::string schedule = "cosine";
+  // With until_learned: evaluations in a row at learned_at that count as learned (Huang et al.: 1).
+  int64_t learned_evals = 2;
+  // Sequences in the held-out training-range set (Huang et al.: 2000).
+  int64_t eval_train_sequences = 512;
 };
 
 }  // namespace ordo

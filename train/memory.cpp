@@ -178,7 +178,7 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
     int64_t len, count;
     bool held;  // for the whole run
   };
-  std::vector<Set> sets = {{task.max_len(), kEvalTrainSequences, true}};
+  std::vector<Set> sets = {{task.max_len(), cfg.eval_train_sequences, true}};
   const std::vector<int64_t> lens = cfg.eval_lens.empty() ? default_extrapolation_lengths(task) : cfg.eval_lens;
   for (int64_t len : lens) sets.push_back({len, cfg.eval_sequences, true});
   for (int64_t len : cfg.eval_lens_final)

@@ -64,8 +64,17 @@ double clip_grad_norm(const std::vector<Parameter*>& params, double max_norm) {
   return norm;
 }
 
-double learning_rate(double base_lr, int64_t step, int64_t warmup, int64_t total) {
+Schedule parse_schedule(const std::string& name) {
+  if (name == "cosine") return Schedule::cosine;
+  if (name == "linear") return Schedule::linear;
+  fail("--schedule: unknown '", name, "'; accepted: cosine, linear");
+}
+
+double learning_rate(double base_lr, int64_t step, int64_t warmup, int64_t total, Schedule schedule) {
   if (step < warmup) return base_lr * static_cast<double>(step + 1) / static_cast<double>(warmup);
+  if (schedule == Schedule::linear)  // lr (S - s) / (S - w): lr at step w, lr / (S - w) at the last step
+    return base_lr * static_cast<double>(std::max<int64_t>(total - step, 0)) /
+           static_cast<double>(std::max<int64_t>(total - warmup, 1));
   const int64_t span = total - 1 - warmup;
   if (span <= 0) return base_lr;
   const double progress = std::min(1.0, static_cast<double>(step - warmup) / static_cast<double>(span));

@@ -90,8 +90,14 @@ std::unique_ptr<Optimizer> make_optimizer(const OptimizerConfig& cfg, std::vecto
 // before clipping.
 double clip_grad_norm(const std::vector<Parameter*>& params, double max_norm);
 
-// Linear warmup over `warmup` steps, then cosine decay to 0 at the last step (docs/spec.md §5).
-// `step` counts from 0; total is the number of steps of the run.
-double learning_rate(double base_lr, int64_t step, int64_t warmup, int64_t total);
+// The decay after warmup (docs/spec.md §5.2, --schedule): cosine to exactly 0 at the last step
+// (ordo's default), or linear to 0 at step `total` (Hugging Face's "linear", Huang et al.'s).
+enum class Schedule { cosine, linear };
+Schedule parse_schedule(const std::string& name);  // "cosine", "linear"; else an error naming both
+
+// Linear warmup over `warmup` steps, then the decay (docs/spec.md §5.2). `step` counts from 0;
+// total is the number of steps of the run.
+double learning_rate(double base_lr, int64_t step, int64_t warmup, int64_t total,
+                     Schedule schedule = Schedule::cosine);
 
 }  // namespace ordo

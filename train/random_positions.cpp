@@ -18,4 +18,10 @@ std::vector<int32_t> random_positions(uint64_t seed, uint64_t stream, int64_t n,
   return out;
 }
 
+int32_t random_offset(uint64_t seed, uint64_t stream, int64_t n, int64_t N) {
+  ORDO_CHECK(n >= 1 && n <= N, "random offset: a sequence of ", n, " tokens does not fit in ", N, " positions");
+  CounterRng rng(seed, stream);
+  return static_cast<int32_t>(rng.uniform_int(0, N - n));
+}
+
 }  // namespace ordo

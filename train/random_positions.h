@@ -18,4 +18,10 @@ namespace ordo {
 // sampling, Knuth's Algorithm S, from the counter-based RNG at (seed, stream)).
 std::vector<int32_t> random_positions(uint64_t seed, uint64_t stream, int64_t n, int64_t N);
 
+// Random offsets (Huang et al. 2025, docs/spec.md §2.13): a training sequence of n tokens sits at
+// o..o+n-1, o uniform in [0, N - n] from the counter-based RNG at (seed, stream), so every row
+// of a table of N positions is trained. Their code draws o per sequence as random.randint(0,
+// N - n) does; evaluation sequences sit at 0..n-1.
+int32_t random_offset(uint64_t seed, uint64_t stream, int64_t n, int64_t N);
+
 }  // namespace ordo

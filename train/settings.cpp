@@ -17,6 +17,14 @@ namespace ordo {
 
 namespace {
 
+// The encodings --random-offset accepts, for its error message: "none, learned, rope, ...".
+std::string offset_encodings() {
+  std::string out;
+  for (const EncodingInfo& e : encodings())
+    if (e.random_offset != RandomOffset::refused) out += (out.empty() ? "" : ", ") + e.name;
+  return out;
+}
+
 std::string num(double v) { return format_real(v); }
 
 // Builders for the table: an int64, double, string or bool field of TrainConfig.
@@ -143,6 +151,10 @@ std::vector<Setting> build_table() {
       bool_setting("post-ln", "model", "post-LN blocks instead of pre-LN", [](C& c) -> auto& { return c.model.post_ln; }),
       bool_setting("scale-output-init", "model", "init W_o and fc2 with std 0.02 / sqrt(2 layers) instead of 0.02",
                    [](C& c) -> auto& { return c.model.scale_output_init; }),
+      bool_setting("tie-embeddings", "model",
+                   "token head: logits = final states x the token embeddings (GPT-2's tied lm_head, no bias); "
+                   "for tasks whose classes are the token ids",
+                   [](C& c) -> auto& { return c.model.tie_embeddings; }),
       bool_setting("scale-embed", "model",
                    "token embeddings times sqrt(d-model), before position terms (Vaswani et al. 2017; Ruoss et al.'s code)",
                    [](C& c) -> auto& { return c.model.scale_embed; }),
@@ -169,6 +181,10 @@ std::vector<Setting> build_table() {
       real_setting("learned-at", "training",
                    "with --until-learned: the training-range accuracy, in (0, 1], that counts as learned",
                    [](C& c) -> auto& { return c.learned_at; }),
+      int_setting("learned-evals", "training",
+                  "with --until-learned: evaluations in a row at --learned-at that count as learned (default 2; "
+                  "Huang et al. stop at the first, 1)",
+                  [](C& c) -> auto& { return c.learned_evals; }),
       int_setting("patience", "training",
                   "with --until-learned: stop after this many steps without progress on the training range "
                   "(0 = never)",
@@ -178,7 +194,10 @@ std::vector<Setting> build_table() {
                   "M: each batch as M equal parts, gradients summed in part order (fixes the sums, so `mpirun -np N "
                   "ordo train`, N dividing M, gives the same bits as one process)",
                   [](C& c) -> auto& { return c.micro_batches; }),
-      int_setting("warmup", "training", "linear warmup steps (then cosine decay to 0)", [](C& c) -> auto& { return c.warmup; }),
+      int_setting("warmup", "training", "linear warmup steps (then --schedule's decay to 0)", [](C& c) -> auto& { return c.warmup; }),
+      text_setting("schedule", "training",
+                   "decay after warmup: cosine (to 0 at the last step) or linear (to 0 at --steps, Hugging Face's)",
+                   [](C& c) -> auto& { return c.schedule; }),
       real_setting("clip", "training", "global gradient-norm clip (0 = off)", [](C& c) -> auto& { return c.clip; }),
       real_setting("weight-decay", "training", "decoupled weight decay on matrices and tables",
                    [](C& c) -> auto& { return c.optimizer.weight_decay; }),
@@ -189,6 +208,10 @@ std::vector<Setting> build_table() {
                   "N > 0: each training batch sits at a sorted random sample of distinct positions from [0, N) "
                   "(randomized positional encodings; N above every evaluation length); 0 = off",
                   [](C& c) -> auto& { return c.random_positions; }),
+      int_setting("random-offset", "training",
+                  "N > 0: each training sequence of n tokens at o..o+n-1, o uniform in [0, N - n] (Huang et al.'s "
+                  "APE training; the learned table gets N rows); evaluation at 0..n-1; 0 = off",
+                  [](C& c) -> auto& { return c.random_offset; }),
 
       int_setting("eval-every", "evaluation", "evaluate every N steps (and at the last)", [](C& c) -> auto& { return c.eval_every; }),
       Setting{"eval-lens", "evaluation",
@@ -200,6 +223,8 @@ std::vector<Setting> build_table() {
               "a list and/or ranges as --eval-lens; a length also in --eval-lens is scored at every evaluation",
               false, true, [](const TrainConfig& c) { return join(c.eval_lens_final); },
               [](TrainConfig& c, const std::string& s) { c.eval_lens_final = parse_int_list("eval-lens-final", s); }},
+      int_setting("eval-train-sequences", "evaluation", "sequences in the held-out training-range set",
+                  [](C& c) -> auto& { return c.eval_train_sequences; }),
       int_setting("eval-sequences", "evaluation", "sequences in each extrapolation length's set",
                   [](C& c) -> auto& { return c.eval_sequences; }),
       int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
@@ -299,7 +324,19 @@ void validate(const TrainConfig& c) {
                " is shorter than --eval-every ", c.eval_every, ": progress is seen only at evaluations; accepted: 0 "
                "(off) or ", c.eval_every, " up to ", c.steps);
   }
+  ORDO_CHECK(c.learned_evals >= 1, "--learned-evals must be >= 1, got ", c.learned_evals);
+  ORDO_CHECK(c.until_learned || c.learned_evals == TrainConfig{}.learned_evals,
+             "--learned-evals needs --until-learned (a run of fixed --steps never stops early)");
+  parse_schedule(c.schedule);
   ORDO_CHECK(c.eval_sequences > 0, "--eval-sequences must be positive, got ", c.eval_sequences);
+  ORDO_CHECK(c.eval_train_sequences > 0, "--eval-train-sequences must be positive, got ", c.eval_train_sequences);
+  ORDO_CHECK(c.random_offset >= 0, "--random-offset must be >= 0 (0 = off), got ", c.random_offset);
+  ORDO_CHECK(c.random_offset == 0 || c.random_positions == 0,
+             "--random-offset and --random-positions both move the training positions; choose one");
+  for (const std::string& name : block_encodings(c.model))
+    ORDO_CHECK(c.random_offset == 0 || encoding_info(name).random_offset != RandomOffset::refused,
+               "--random-offset: encoding ", name, " reads absolute positions and does not take an offset; accepted: ",
+               offset_encodings(), "; drop the flag or choose one of them");
   ORDO_CHECK(c.pe_max_len >= 0, "--pe-max-len must be >= 0 (0 = training max-len), got ", c.pe_max_len);
   const OptimizerInfo& optimizer = optimizer_info(c.optimizer.name);  // an unknown name lists the known ones
   if (optimizer.check) optimizer.check(c.optimizer.options);
@@ -319,7 +356,9 @@ void validate(const TrainConfig& c) {
   for (int64_t len : c.eval_lens_final)
     ORDO_CHECK(c.random_positions == 0 || len < c.random_positions, "--random-positions ", c.random_positions,
                " must exceed every evaluation length; --eval-lens-final has ", len);
-  task_info(c.task.name);
+  const TaskInfo& task = task_info(c.task.name);  // an unknown name lists the known ones
+  ORDO_CHECK(c.model.causal || !task.causal_only, "task ", task.name, " predicts each next token, which a "
+             "bidirectional model sees; add --causal (or --causal true)");
   if (!c.head.empty()) parse_head(c.head);
 }
 

@@ -39,7 +39,7 @@ Stop stop_decision(const TrainConfig& cfg, const RunLog& log, int64_t step) {
   const bool evaluated = train != log.eval.end() && !train->second.empty() && train->second.back().step == step;
   if (evaluated) {
     const std::vector<EvalPoint>& points = train->second;
-    if (trailing_learned(points, cfg.learned_at) >= 2) return Stop::learned;
+    if (trailing_learned(points, cfg.learned_at) >= cfg.learned_evals) return Stop::learned;
     if (cfg.patience > 0 && step - last_progress_step(points) >= cfg.patience) return Stop::no_progress;
   }
   return step >= cfg.steps ? Stop::max_steps : Stop::go;

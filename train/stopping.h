@@ -17,7 +17,7 @@ namespace ordo {
 
 enum class Stop {
   go,           // keep training
-  learned,      // training-range accuracy >= --learned-at at two evaluations in a row
+  learned,      // training-range accuracy >= --learned-at at --learned-evals evaluations in a row
   no_progress,  // no progress on the training range for --patience steps
   max_steps,    // trained to --steps (the maximum) without either
 };

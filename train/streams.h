@@ -17,6 +17,8 @@ enum class Stream : uint64_t {
   dropout = 0xD50F,             // dropout masks, counted by step * M + part (train/trainer.cpp)
   random_positions = 0x9A2D05,  // --random-positions samples: training by step, evaluation by
                                 // (length, batch) from --eval-seed (docs/spec.md §2.13)
+  random_offset = 0x0FF5E7,     // --random-offset: one draw per training sequence, counted by
+                                // step * batch + its place in the batch (docs/spec.md §2.13)
 };
 
 inline uint64_t stream_key(uint64_t seed, Stream s) { return mix64(seed ^ static_cast<uint64_t>(s)); }

@@ -62,7 +62,9 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task) {
   m.seed = cfg.seed;
   const int64_t positions = task.tokens(task.max_len()) + head_tokens(m.head);
   // Randomized positions reach N - 1: the learned table then has N rows, rbf spans [0, N).
-  m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : cfg.random_positions > 0 ? cfg.random_positions : positions;
+  // Random offsets reach N - 1 as well.
+  const int64_t spread = std::max(cfg.random_positions, cfg.random_offset);
+  m.posenc.max_len = cfg.pe_max_len > 0 ? cfg.pe_max_len : spread > 0 ? spread : positions;
   m.posenc.train_positions = positions;
   m.posenc.random_positions = cfg.random_positions > 0;
   return m;
@@ -83,6 +85,11 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
                " must exceed every training and evaluation length", extra ? " (+1 for the cls token)" : "",
                ": the longest is ", longest + extra, "; choose N > ", longest + extra);
   }
+  if (cfg_.random_offset > 0) {
+    const int64_t longest = task_->tokens(task_->max_len()) + head_tokens(cfg_.model.head);
+    ORDO_CHECK(longest <= cfg_.random_offset, "--random-offset ", cfg_.random_offset, " is shorter than the longest "
+               "training sequence, ", longest, " tokens; choose N >= ", longest);
+  }
   check_memory(cfg_, *task_);  // settings that cannot fit are refused before allocating
   model_ = std::make_unique<EncoderModel>(cfg_.model);
   params_ = model_->parameters();
@@ -90,7 +97,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   ORDO_CHECK(!task_->has_eval_twin() || cfg_.eval_sequences % 2 == 0, task_->name(),
              ": evaluation sets are swap-paired, so --eval-sequences must be even, got ", cfg_.eval_sequences);
   std::vector<int64_t> lens = cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens;
-  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch, kEvalTrainSequences, cfg_.eval_sequences);
+  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch, cfg_.eval_train_sequences, cfg_.eval_sequences);
   // The final-only sets are built when scored; their lengths are checked now, not hours later.
   for (int64_t len : cfg_.eval_lens_final) check_eval_length(*task_, len, "--eval-lens-final");
 }
@@ -112,6 +119,13 @@ double Trainer::forward_backward(const Batch& part, double weight, int64_t index
   if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step, shared by its parts
     fo.positions = random_positions(stream_key(cfg_.seed, Stream::random_positions), static_cast<uint64_t>(step_),
                                     part.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
+  if (cfg_.random_offset > 0) {  // each sequence its own offset, drawn by its place in the whole batch
+    const int64_t first = step_ * cfg_.batch_size + index * part.batch_size();
+    for (int64_t j = 0; j < part.batch_size(); ++j)
+      fo.offsets.push_back(random_offset(stream_key(cfg_.seed, Stream::random_offset), static_cast<uint64_t>(first + j),
+                                         part.lengths[static_cast<size_t>(j)] + head_tokens(cfg_.model.head),
+                                         cfg_.random_offset));
+  }
   ForwardResult r = model_->forward(tape_, part.tokens, part.lengths, fo);
   Var loss = task_loss(tape_, r.logits, part);
   if (weight != 1.0) loss = scale(tape_, loss, static_cast<Real>(weight));  // the part's share of the batch
@@ -155,7 +169,7 @@ double Trainer::train_step(double lr) {
 }
 
 double Trainer::step_once() {
-  const double loss = train_step(learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps));
+  const double loss = train_step(learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps, parse_schedule(cfg_.schedule)));
   ++step_;
   return loss;
 }
@@ -237,7 +251,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   bool go = true;
   while (go && !trained()) {
-    const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps);
+    const double lr = learning_rate(cfg_.lr, step_, cfg_.warmup, cfg_.steps, parse_schedule(cfg_.schedule));
     const double loss = train_step(lr);
     ++step_;
     log_.step.push_back(step_);

@@ -87,6 +87,7 @@ EncodingInfo encoding_info_alibi() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<AlibiEncoding>(c);
       },
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
       .benchmarks = {"long"},  // L = 1024: the bias is the (H, 2L - 1) relative form
   };
 }

@@ -124,6 +124,7 @@ EncodingInfo encoding_info_cope() {
       },
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: they come from the content
+      .random_offset = RandomOffset::invariant,  // it reads no token positions
       .causal_only = true,
       .needs_logits = true,
       .changes = {{2, "its position table now has the training length + 1 rows by default, as the authors "

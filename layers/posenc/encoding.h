@@ -46,9 +46,24 @@ struct Positions {
   int64_t length = 0;            // padded length L
   std::vector<int32_t> lengths;  // real length of each sequence, size batch
   std::vector<int32_t> index = {};  // empty: token t at position t; else size L, increasing
+  // A random offset per sequence (--random-offset, Huang et al. 2025; docs/spec.md §2.13):
+  // token t of sequence b sits at offsets[b] + at(t). Empty: every offset 0. Only an encoding
+  // with EncodingInfo::random_offset == reads reads it; for the shift-invariant ones an offset
+  // changes nothing, so they need not.
+  std::vector<int32_t> offsets = {};
 
   int64_t at(int64_t t) const { return index.empty() ? t : index[static_cast<size_t>(t)]; }
+  int64_t at(int64_t b, int64_t t) const { return (offsets.empty() ? 0 : offsets[static_cast<size_t>(b)]) + at(t); }
   bool contiguous() const { return index.empty(); }
+};
+
+// What --random-offset (every position of a training sequence shifted by one random
+// constant) means for an encoding (EncodingInfo::random_offset).
+enum class RandomOffset {
+  refused,    // it reads absolute positions and does not take the shift: a run is refused
+  reads,      // it adds its term at the shifted positions (Positions::at(b, t)): learned
+  invariant,  // it depends on positions only through differences (or not at all), so the
+              // shift changes nothing: accepted, and it has nothing to read
 };
 
 // The values of every registered encoding's options (EncodingInfo::options), at their
@@ -230,6 +245,9 @@ struct EncodingInfo {
   // reach it; false: such a run is refused (cyclic and fourier2d tie positions to a
   // sequence's length or a grid, where a random subset has no meaning).
   bool takes_random_positions = true;
+  // What a random offset per training sequence (--random-offset) does to it; refused unless
+  // the encoding's file says otherwise (docs/spec.md §2.13).
+  RandomOffset random_offset = RandomOffset::refused;
   // Defined for causal attention only (xpos: its scale grows without bound toward later
   // keys): make_encoding refuses a bidirectional configuration, and a study runs the
   // encoding causal, labelled "causal=true" (study/study.cpp).

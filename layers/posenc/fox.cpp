@@ -62,6 +62,7 @@ EncodingInfo encoding_info_fox() {
       },
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: its decay comes from the content
+      .random_offset = RandomOffset::invariant,  // it reads no token positions
       .causal_only = true,
       .changes = {{3, "under --layer-encodings its gates now exist only in the blocks that use fox; an older "
                       "checkpoint of such a model has them in every block",

@@ -134,6 +134,7 @@ EncodingInfo encoding_info_kerple_log() {
         return std::make_unique<KerpleEncoding>(c, Kernel::Log);
       },
       .in_default_study = false,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
   };
 }
 
@@ -146,6 +147,7 @@ EncodingInfo encoding_info_kerple_power() {
         return std::make_unique<KerpleEncoding>(c, Kernel::Power);
       },
       .in_default_study = false,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
   };
 }
 

@@ -41,15 +41,22 @@ class LearnedEncoding final : public PositionalEncoding {
       : d_(cfg.d_model), max_len_(cfg.max_len), table_("posenc.table", initial_learned_table(cfg)) {}
   std::string name() const override { return "learned"; }
 
-  // x (B, L, d) -> x + P[clamp(t)], the (L, d) gather broadcast over the batch.
+  // x (B, L, d) -> x + P[clamp(t)], the (L, d) gather broadcast over the batch; with a
+  // random offset per sequence (--random-offset), the (B, L, d) gather of P[clamp(o_b + t)].
   Var embed(Tape& t, Var x, const Positions& positions) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "learned: embed needs x of shape (B, L, ", d_,
                "), got ", s);
-    const int64_t L = s[1];
+    const int64_t B = s[0], L = s[1];
+    auto row = [&](int64_t p) { return static_cast<int32_t>(std::min<int64_t>(p, max_len_ - 1)); };
+    if (!positions.offsets.empty()) {
+      TensorI32 ids = TensorI32::empty(Shape{B, L});
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t r = 0; r < L; ++r) ids[b * L + r] = row(positions.at(b, r));
+      return add(t, x, embedding(t, t.param(table_), ids));  // (B, L, d) + (B, L, d)
+    }
     TensorI32 ids = TensorI32::empty(Shape{L});
-    for (int64_t r = 0; r < L; ++r)
-      ids[r] = static_cast<int32_t>(std::min<int64_t>(positions.at(r), max_len_ - 1));
+    for (int64_t r = 0; r < L; ++r) ids[r] = row(positions.at(r));
     return add(t, x, embedding(t, t.param(table_), ids));  // (B, L, d) + (L, d)
   }
 
@@ -73,6 +80,7 @@ EncodingInfo encoding_info_learned() {
         return std::make_unique<LearnedEncoding>(c);
       },
       .check = check_learned_options,
+      .random_offset = RandomOffset::reads,
   };
 }
 

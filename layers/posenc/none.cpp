@@ -23,6 +23,7 @@ EncodingInfo encoding_info_none() {
       .make = [](const EncodingConfig&) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<NoEncoding>();
       },
+      .random_offset = RandomOffset::invariant,  // no positions at all
       .cost_baseline = true,
   };
 }

@@ -112,6 +112,7 @@ EncodingInfo encoding_info_path() {
       },
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: order comes from the products
+      .random_offset = RandomOffset::invariant,  // it reads no token positions
       .causal_only = true,
       .changes = {{3, "under --layer-encodings its factors now exist only in the blocks that use path; an older "
                       "checkpoint of such a model has them in every block",

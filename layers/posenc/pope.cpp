@@ -110,6 +110,7 @@ EncodingInfo encoding_info_pope() {
       },
       .check = check_pope_options,
       .in_default_study = false,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
   };
 }
 

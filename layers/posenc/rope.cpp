@@ -184,6 +184,7 @@ EncodingInfo encoding_info_rope() {
         return std::make_unique<RotaryEncoding>(c);
       },
       .check = check_rope_options,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
       .is_default = true,
       .benchmarks = {"tiny", "base"},
   };

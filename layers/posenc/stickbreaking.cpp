@@ -50,6 +50,7 @@ EncodingInfo encoding_info_stickbreaking() {
       },
       .in_default_study = false,
       .takes_random_positions = false,  // it reads no token positions: order comes from the weights
+      .random_offset = RandomOffset::invariant,  // it reads no token positions
       .causal_only = true,
       .has_softmax = false,
       .changes = {{3, "what the stick leaves now goes to the query's own value, as the authors' tests have it; "

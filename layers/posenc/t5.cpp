@@ -123,6 +123,7 @@ EncodingInfo encoding_info_t5() {
         return std::make_unique<T5Encoding>(c);
       },
       .check = check_t5_options,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
       .changes = {{2, "under --causal all its buckets now go to the past, as T5's decoder buckets "
                       "(bidirectional=False); older causal t5 checkpoints split them by sign, half unused "
                       "(--t5-causal both now trains that t5)",

@@ -123,6 +123,7 @@ EncodingInfo encoding_info_xpos() {
         return std::make_unique<XposEncoding>(c);
       },
       .in_default_study = false,
+      .random_offset = RandomOffset::invariant,  // positions enter only as differences
       .causal_only = true,
   };
 }

@@ -35,7 +35,7 @@ TEST_CASE("registry: every task by name, an unknown name lists the known ones",
                                    "even_pairs", "parity", "cycle_navigation", "modular_arithmetic", "stack_manipulation",
                                    "modular_arithmetic_brackets", "solve_equation", "duplicate_string",
                                    "missing_duplicate", "odds_first", "binary_addition", "binary_multiplication",
-                                   "compute_sqrt", "s5", "a5", "z60", "counting", "mqar", "passkey"});
+                                   "compute_sqrt", "s5", "a5", "z60", "counting", "mqar", "passkey", "bin_majority", "majority", "unique_copy", "repeat_copy", "unique_sort", "lm_parity"});
   for (const std::string& name : task_names()) {
     auto task = make_task(TaskConfig{.name = name});
     REQUIRE(task->name() == name);

@@ -20,7 +20,8 @@ TEST_CASE("the default study: six encodings, three of the tasks, rope by default
                                  "parity", "cycle_navigation", "modular_arithmetic", "stack_manipulation",
                                  "modular_arithmetic_brackets", "solve_equation", "duplicate_string",
                                  "missing_duplicate", "odds_first", "binary_addition", "binary_multiplication",
-                                 "compute_sqrt", "s5", "a5", "z60", "counting", "mqar", "passkey"});
+                                 "compute_sqrt", "s5", "a5", "z60", "counting", "mqar", "passkey", "bin_majority", "majority", "unique_copy",
+                                 "repeat_copy", "unique_sort", "lm_parity"});
   CHECK(default_study_tasks() == std::vector<std::string>{"order", "shift", "periodic"});
   std::vector<int64_t> demo;
   for (const std::string& t : default_study_tasks()) demo.push_back(task_info(t).demo_steps);
