@@ -30,6 +30,10 @@ const std::vector<cli::Option>& compare_options() {
                     "own (rope+none: RNoPE)",
        join(default_study_encodings(), ","), false},
       {"seeds", "seeds per task and encoding: --seed, --seed + 1, ...", "3", false},
+      {"kept-seeds", "N > 0: after --seeds, train further seeds of a cell until N of its runs learned their training "
+                     "lengths (Huang et al.'s protocol; with --until-learned: stopped 'learned'), at most --max-seeds; "
+                     "0 = off", "0", false},
+      {"max-seeds", "with --kept-seeds: the most seeds a cell tries (0 = 4 x --kept-seeds)", "0", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
       {"vary", "KEY=V1,V2,...: also sweep a setting (repeatable; the Cartesian product with tasks x encodings x seeds), "
                "e.g. --vary causal=false,true --vary layers=1,2",
@@ -124,6 +128,8 @@ int cmd_compare(const Args& given_args) {
     spec.tasks = split_list(p.option("tasks"));
     spec.encodings = split_list(p.option("encodings"));
     spec.seeds = parse_int("seeds", p.option("seeds"));
+    spec.kept_seeds = parse_int("kept-seeds", p.option("kept-seeds"));
+    spec.max_seeds = parse_int("max-seeds", p.option("max-seeds"));
     spec.task_steps = parse_task_steps(p.option("task-steps"), spec.tasks);
     if (p.has("lrs")) spec.vary.push_back(parse_rates(p.option("lrs"), p.has("lr"), spec.vary));
     for (const auto& [name, value] : p.given)  // --max-steps is --steps (train/settings.cpp)

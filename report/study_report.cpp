@@ -54,7 +54,18 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
     while (std::getline(ss, item, ';')) flags += " --vary " + item;
     os << variants.size() << " variant(s) (" << flags.substr(1) << ") x ";
   }
-  os << seeds.size() << " seed(s)";
+  const std::string kept = attribute(attributes, "kept-seeds", "");
+  if (!kept.empty()) {  // --kept-seeds: each cell tried seeds until that many of its runs learned
+    std::map<std::string, int64_t> per_cell;
+    for (const RunRecord& r : runs) ++per_cell[r.task + "/" + r.encoding + "/" + r.variant];
+    int64_t fewest = INT64_MAX, most = 0;
+    for (const auto& [cell, n] : per_cell) fewest = std::min(fewest, n), most = std::max(most, n);
+    os << (fewest == most ? std::to_string(most) : std::to_string(fewest) + " to " + std::to_string(most))
+       << " seed(s) per cell, tried until " << kept << " runs of a cell learned (--kept-seeds " << kept
+       << ", at most " << attribute(attributes, "max-seeds", "?") << ")";
+  } else {
+    os << seeds.size() << " seed(s)";
+  }
   if (!seeds.empty()) os << " (seeds " << *seeds.begin() << ".." << *seeds.rbegin() << ")";
   std::set<std::string> distinct_steps;
   for (const auto& [task, n] : steps) distinct_steps.insert(n);

@@ -170,6 +170,10 @@ std::map<std::string, std::string> shared_settings(const StudySpec& spec) {
   shared["tasks"] = join(spec.tasks, ",");
   shared["encodings"] = join(spec.encodings, ",");
   shared["seeds"] = std::to_string(spec.seeds);
+  if (spec.kept_seeds > 0) {
+    shared["kept-seeds"] = std::to_string(spec.kept_seeds);
+    shared["max-seeds"] = std::to_string(spec.max_seeds > 0 ? spec.max_seeds : 4 * spec.kept_seeds);
+  }
   if (!spec.task_steps.empty()) shared["task-steps"] = task_steps_text(spec.task_steps);
   shared["first_seed"] = std::to_string(spec.base.seed);
   return shared;
@@ -250,6 +254,18 @@ void Study::build_runs() {
   check_names("tasks", spec_.tasks, task_names());
   check_names("encodings", spec_.encodings, encoding_list, true);
   ORDO_CHECK(spec_.seeds >= 1, "--seeds must be >= 1, got ", spec_.seeds);
+  ORDO_CHECK(spec_.kept_seeds >= 0, "--kept-seeds must be >= 0 (0 = off), got ", spec_.kept_seeds);
+  ORDO_CHECK(spec_.max_seeds >= 0, "--max-seeds must be >= 0 (0 = 4 x --kept-seeds), got ", spec_.max_seeds);
+  ORDO_CHECK(spec_.kept_seeds > 0 || spec_.max_seeds == 0, "--max-seeds needs --kept-seeds N (the seeds tried until "
+             "N runs of a cell learned)");
+  if (spec_.kept_seeds > 0) {
+    const int64_t most = spec_.max_seeds > 0 ? spec_.max_seeds : 4 * spec_.kept_seeds;
+    ORDO_CHECK(most >= spec_.seeds && most >= spec_.kept_seeds, "--max-seeds ", most, " is below --seeds ",
+               spec_.seeds, " or --kept-seeds ", spec_.kept_seeds, "; accepted: at least ",
+               std::max(spec_.seeds, spec_.kept_seeds));
+    ORDO_CHECK(!cluster().distributed(), "--kept-seeds is not available over MPI yet: which seeds a cell adds "
+               "depends on the runs before; run the study in one process");
+  }
   for (const auto& [task, steps] : spec_.task_steps) {
     ORDO_CHECK(std::find(spec_.tasks.begin(), spec_.tasks.end(), task) != spec_.tasks.end(), "--task-steps: '",
                task, "' is not a task of this grid; its tasks: ", join(spec_.tasks));
@@ -291,35 +307,71 @@ void Study::build_runs() {
           if (varied != variant.end() && !parse_bool("causal", varied->second)) continue;
           if (varied == variant.end() && !spec_.base.model.causal) variant.emplace_back("causal", "true");
         }
-        for (int64_t s = 0; s < spec_.seeds; ++s) {
-          StudyRun r;
-          r.config = spec_.base;
-          r.config.task.name = task;
-          if (pattern.empty()) r.config.model.encoding = enc;
-          r.config.model.layer_encodings = pattern.empty() ? r.config.model.layer_encodings : pattern;
-          r.config.seed = spec_.base.seed + static_cast<uint64_t>(s);
-          for (const auto& [t, steps] : spec_.task_steps)
-            if (t == task) r.config.steps = steps;
-          r.variant = variant_label(variant);
-          r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/" +
-                              (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";
-          try {
-            for (const auto& [key, value] : variant) find_setting(key)->set(r.config, value);
-            ORDO_CHECK(pattern.empty() || static_cast<int64_t>(pattern.size()) == r.config.model.n_layers,
-                       "--encodings ", enc, " names ", pattern.size(), " layers' encodings for a model of --layers ",
-                       r.config.model.n_layers, "; give one per layer");
-            Trainer t(r.config);
-            r.settings = to_settings(t.config());
-            if (resume && fs::exists(r.checkpoint_path)) {
-              r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
-              t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
-            }
-          } catch (const Error& e) {
-            fail(r.label(), ": ", e.what(), r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
-          }
-          runs_.push_back(std::move(r));
-        }
+        cells_.push_back({task, enc, variant});
+        for (int64_t s = 0; s < spec_.seeds; ++s) runs_.push_back(make_run(cells_.back(), s));
       }
+}
+
+StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
+  const std::string& out = options_.out;
+  const bool resume = options_.existing == ExistingOutput::Resume;
+  const std::string &task = cell.task, &enc = cell.encoding;
+  const LayerEncodings pattern = layer_pattern(enc);
+  StudyRun r;
+  r.cell = static_cast<size_t>(&cell - cells_.data());
+  r.config = spec_.base;
+  r.config.task.name = task;
+  if (pattern.empty()) r.config.model.encoding = enc;
+  r.config.model.layer_encodings = pattern.empty() ? r.config.model.layer_encodings : pattern;
+  r.config.seed = spec_.base.seed + static_cast<uint64_t>(seed_index);
+  for (const auto& [t, steps] : spec_.task_steps)
+    if (t == task) r.config.steps = steps;
+  r.variant = variant_label(cell.variant);
+  r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/" +
+                      (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";
+  try {
+    for (const auto& [key, value] : cell.variant) find_setting(key)->set(r.config, value);
+    ORDO_CHECK(pattern.empty() || static_cast<int64_t>(pattern.size()) == r.config.model.n_layers,
+               "--encodings ", enc, " names ", pattern.size(), " layers' encodings for a model of --layers ",
+               r.config.model.n_layers, "; give one per layer");
+    Trainer t(r.config);
+    r.settings = to_settings(t.config());
+    if (resume && fs::exists(r.checkpoint_path)) {
+      r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
+      t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
+    }
+  } catch (const Error& e) {
+    fail(r.label(), ": ", e.what(), r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
+  }
+  return r;
+}
+
+bool run_learned(const RunLog& log, double learned_at) {
+  if (log.stop_reason == stop_name(Stop::learned)) return true;
+  const auto train = log.eval.find(0);
+  return train != log.eval.end() && !train->second.empty() && train->second.back().step > 0 &&
+         train->second.back().acc >= learned_at;
+}
+
+std::vector<StudyRun> Study::more_seeds(const std::vector<RunRecord>& records) const {
+  std::vector<StudyRun> more;
+  if (spec_.kept_seeds <= 0) return more;
+  const int64_t most = spec_.max_seeds > 0 ? spec_.max_seeds : 4 * spec_.kept_seeds;
+  ORDO_CHECK(records.size() == runs_.size(), "study: ", records.size(), " records for ", runs_.size(), " runs");
+  for (const Cell& cell : cells_) {
+    int64_t tried = 0, learned = 0;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+      const StudyRun& r = runs_[i];
+      if (&cells_[r.cell] != &cell) continue;
+      ORDO_CHECK(records[i].task == r.config.task.name && records[i].seed == r.config.seed,
+                 "study: the records are not in the order of the runs");
+      ++tried;
+      if (run_learned(records[i].log, r.config.learned_at)) ++learned;
+    }
+    const int64_t add = std::min(spec_.kept_seeds - learned, most - tried);
+    for (int64_t k = 0; k < add; ++k) more.push_back(make_run(cell, tried + k));
+  }
+  return more;
 }
 
 int64_t Study::steps_to_train() const {
@@ -363,6 +415,25 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   outcome.trained = session.trained();
   outcome.seconds = session.elapsed();
   if (remote) return outcome;
+  // --kept-seeds: rounds of further seeds for the cells short of learned runs, each round
+  // decided by the runs before it (so the seeds trained do not depend on the schedule).
+  for (std::vector<StudyRun> more = more_seeds(outcome.records); !more.empty(); more = more_seeds(outcome.records)) {
+    if (progress.message)
+      progress.message("--kept-seeds: " + std::to_string(more.size()) + " more run(s) for the cells short of " +
+                       std::to_string(spec_.kept_seeds) + " learned");
+    for (StudyRun& r : more) runs_.push_back(std::move(r));
+    for (StudyRun& r : runs_)  // the runs trained so far are finished: their final checkpoints say so
+      if (!r.checkpoint && fs::exists(r.checkpoint_path))
+        r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
+    int64_t left = 0;
+    for (const StudyRun& r : runs_) left += r.finished() ? 0 : 1;
+    const int round_jobs =
+        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options_.jobs > 0 ? options_.jobs : threads, left)));
+    Session next(runs_, options_, progress, shared, outcome.results_path, threads, round_jobs, steps_to_train());
+    outcome.records = next.run();
+    outcome.trained += next.trained();
+    outcome.seconds += next.elapsed();
+  }
   if (outcome.trained == 0) write_results(outcome.results_path, outcome.records, shared);  // everything was skipped
   outcome.skipped = static_cast<int64_t>(runs_.size()) - outcome.trained;
   for (const RunRecord& r : outcome.records) outcome.run_seconds += r.log.total_wall_seconds;

@@ -80,6 +80,11 @@ struct StudySpec {
   std::vector<std::string> tasks;       // registered task names, each once
   std::vector<std::string> encodings;   // registered encoding names, each once
   int64_t seeds = 1;                    // seeds base.seed .. base.seed + seeds - 1
+  // Seeds until learned (Huang et al. 2025's protocol; docs/spec.md §7.3): kept_seeds N > 0:
+  // after its `seeds` seeds, each cell trains the next seeds until N of its runs learned
+  // (run_learned), at most max_seeds seeds in all (0: 4 N). 0 = off: exactly `seeds`.
+  int64_t kept_seeds = 0;
+  int64_t max_seeds = 0;
   // Training steps per task, in the order given; tasks not named train base.steps.
   std::vector<std::pair<std::string, int64_t>> task_steps;
   // The settings the user changed from the defaults, by name: summary.md names them.
@@ -131,9 +136,14 @@ struct StudyRun {
   std::map<std::string, std::string> settings;   // resolved, as stored (to_settings of the Trainer's config)
   std::string checkpoint_path;
   std::shared_ptr<const Checkpoint> checkpoint;  // Resume: the checkpoint found, if any
+  size_t cell = 0;                               // its (task, encoding, variant) in grid order
   std::string label() const;                     // "order/rope/seed0", "order/rope/causal=true/seed0"
   bool finished() const;                         // its final checkpoint and complete log exist
 };
+
+// Whether a run learned its training lengths by its own rule: it stopped `learned`, or its
+// last training-range accuracy is >= learned_at (a run of fixed steps). What kept_seeds counts.
+bool run_learned(const RunLog& log, double learned_at);
 
 struct StudyOutcome {
   std::vector<RunRecord> records;      // every run, in grid order (task, encoding, seed)
@@ -168,11 +178,22 @@ class Study {
   StudyOutcome run(const StudyProgress& progress = {});
 
  private:
+  // One cell of the grid: a task, an encoding entry, its variant (the varied settings, with
+  // causal=true added where the encoding or task needs it).
+  struct Cell {
+    std::string task, encoding;
+    std::vector<std::pair<std::string, std::string>> variant;
+  };
   void build_runs();  // runs_ from spec_, each checked; throws naming the run
+  StudyRun make_run(const Cell& cell, int64_t seed_index) const;  // checked; throws naming the run
+  // The runs kept_seeds adds after `records` (one per run of runs_): for each cell, the next
+  // seeds up to its shortfall of learned runs, within max_seeds. Empty when none is short.
+  std::vector<StudyRun> more_seeds(const std::vector<RunRecord>& records) const;
 
   StudySpec spec_;
   StudyOptions options_;
   std::vector<StudyRun> runs_;
+  std::vector<Cell> cells_;
   OutputLock lock_;  // one writer per directory, from the end of the constructor
 };
 

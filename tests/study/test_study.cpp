@@ -352,3 +352,57 @@ TEST_CASE("study: a run that stops early frees its worker for the next run at on
   CHECK(again.trained == 0);
   CHECK(again.skipped == 4);
 }
+
+TEST_CASE("study: --kept-seeds trains further seeds until a cell has N learned runs, at most --max-seeds",
+          "[study][kept_seeds]") {
+  // run_learned: stopped 'learned', or a last training-range accuracy at the threshold.
+  RunLog log;
+  log.eval[0] = {{0, 0.2, NAN, 1.0}, {6, 0.95, NAN, 0.1}};
+  CHECK(run_learned(log, 0.9));
+  CHECK_FALSE(run_learned(log, 0.99));
+  log.stop_reason = "learned";
+  CHECK(run_learned(log, 0.99));
+  RunLog baseline_only;
+  baseline_only.eval[0] = {{0, 1.0, NAN, 1.0}};
+  CHECK_FALSE(run_learned(baseline_only, 0.5));  // the untrained baseline is not learning
+
+  // Two cells by --vary learned-at: at 0.01 every run learns at its first evaluation; at 1.0
+  // within 12 steps none does. --seeds 1 --kept-seeds 2 --max-seeds 3: the first cell adds one
+  // seed (two learned), the second two (three tried, none learned).
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.encodings = {"rope"};
+  spec.task_steps = {};
+  spec.base.until_learned = true;
+  spec.vary = parse_vary({"learned-at=0.01,1.0"});
+  spec.kept_seeds = 2;
+  spec.max_seeds = 3;
+  StudyOptions how;
+  how.out = dir.path + "/kept";
+  StudyOutcome done;
+  {
+    Study study(spec, how);
+    CHECK(study.runs().size() == 2);  // the grid's own seeds first
+    done = study.run();
+  }
+  CHECK(done.trained == 5);
+  std::vector<std::string> seeds;
+  for (const RunRecord& r : done.records) seeds.push_back(r.variant + "/" + std::to_string(r.seed));
+  CHECK(seeds == std::vector<std::string>{"learned-at=0.01/0", "learned-at=1.0/0", "learned-at=0.01/1",
+                                          "learned-at=1.0/1", "learned-at=1.0/2"});
+  CHECK(read_results(done.results_path).size() == 5);
+  CHECK(fs::exists(how.out + "/checkpoints/order/rope/learned-at=1.0/seed2.h5"));
+  // Resumed: the same rounds are found finished; nothing trains, the records are the same.
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome again = Study(spec, how).run();
+  CHECK(again.trained == 0);
+  REQUIRE(again.records.size() == 5);
+  for (size_t i = 0; i < 5; ++i) CHECK(again.records[i].log.train_loss == done.records[i].log.train_loss);
+  // Bad settings are refused before anything runs.
+  how.existing = ExistingOutput::Replace;
+  spec.max_seeds = 1;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--max-seeds 1 is below"));
+  spec.kept_seeds = 0;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--max-seeds needs --kept-seeds"));
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Huang et al. 2025's per-run results beside ordo's, as a Markdown table.
+
+    python3 docs/results/huang/compare.py STUDY_DIR... > docs/results/huang/comparison.md
+
+Each STUDY_DIR is an `ordo compare` directory of docs/results/huang/run.sh (its results.h5,
+format 2, docs/spec.md §7.1). Their numbers come from theirs.csv beside this script: every run
+line of lacoco-lab/length_generalization's algorithmic/lm-out-new-multi-run/<task>-average.txt
+(APE) and <task>-average-nope.txt (NoPE) at commit b39b743, one row each, the file named in
+the `source` column (README.md says how it was extracted).
+
+Their accuracy is ordo's `exact` (docs/spec.md §3.15). A bin's accuracy is the mean of the
+run's final `exact` over the bin's lengths (51-100, 101-150; the same count of sequences at
+each length, so it is the share of the bin's sequences); 0-50 is the held-out training-range
+set. A run is kept as theirs are: it stopped because every training-range sequence was right
+(stop_reason `learned` under --learned-at 1.0 --learned-evals 1).
+"""
+import csv
+import math
+import os
+import sys
+
+import h5py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+THEIR_TASK = {"unique_sort": "sort", "lm_parity": "parity"}  # ordo's name -> theirs
+THEIR_PE = {"learned": "ape", "none": "nope"}
+BINS = [(51, 100), (101, 150)]
+
+
+def read_runs(study):
+    """Every run of STUDY/results.h5: task, encoding, seed, kept, steps, seconds, bin accuracies."""
+    path = os.path.join(study, "results.h5")
+    runs = []
+    with h5py.File(path, "r") as f:
+        root_steps = f.attrs.get("setting.steps")
+
+        def visit(name, obj):
+            if not isinstance(obj, h5py.Group) or "eval" not in obj:
+                return
+            parts = name.split("/")  # runs/<task>/<encoding>[/<variant>]/seed<k>
+            ev = obj["eval"]
+            length, step, exact = ev["length"][()], ev["step"][()], ev["exact"][()]
+            last = step.max()
+            final = {int(n): float(e) for n, s, e in zip(length, step, exact) if s == last}
+            bins = []
+            for lo, hi in BINS:
+                values = [final[n] for n in range(lo, hi + 1) if n in final]
+                bins.append(sum(values) / len(values) if len(values) == hi - lo + 1 else math.nan)
+            stop = obj.attrs.get("stop_reason", b"")
+            stop = stop.decode() if isinstance(stop, bytes) else str(stop)
+            runs.append({
+                "task": parts[1], "encoding": parts[2], "seed": int(parts[-1][4:]),
+                "kept": stop == "learned", "stop": stop,
+                "steps": int(obj.attrs.get("stop_step", 0)) or int(root_steps or 0),
+                "seconds": float(obj.attrs.get("wall_seconds", 0.0)),
+                "acc": [final.get(0, math.nan)] + bins,
+            })
+
+        f.visititems(visit)
+    return runs
+
+
+def read_theirs():
+    with open(os.path.join(HERE, "theirs.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def mean(values):
+    values = [v for v in values if not math.isnan(v)]
+    return sum(values) / len(values) if values else math.nan
+
+
+def fmt(x):
+    return "-" if math.isnan(x) else f"{x:.4f}"
+
+
+def duration(seconds):
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    h, m = divmod(int(round(seconds / 60)), 60)
+    return f"{h}h{m:02d}m" if h else f"{m}m"
+
+
+def main(studies):
+    theirs = read_theirs()
+    ours = [r for s in studies for r in read_runs(s)]
+    cells = []
+    for r in ours:
+        key = (r["task"], r["encoding"])
+        if key not in cells:
+            cells.append(key)
+    out = ["| task | PE | side | runs kept / tried | 0-50 | 51-100 | 101-150 | steps (kept) | all runs 51-100 | all runs 101-150 |",
+           "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    per_run = []
+    for task, enc in cells:
+        pe = THEIR_PE.get(enc, enc)
+        them = [t for t in theirs if t["task"] == THEIR_TASK.get(task, task) and t["pe"] == pe]
+        if them:
+            kept = [t for t in them if t["kept"] == "yes"]
+            acc = [mean([float(t[k]) for t in kept]) for k in ("acc_0_50", "acc_51_100", "acc_101_150")]
+            every = [mean([float(t[k]) for t in them]) for k in ("acc_51_100", "acc_101_150")]
+            steps = mean([30000 * float(t["stopped"].split()[-1]) for t in kept if t["stopped"].startswith("early")])
+            out.append(f"| {task} | {pe} | Huang et al. | {len(kept)} / {len(them)} | " + " | ".join(fmt(a) for a in acc) +
+                       f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
+        mine = sorted((r for r in ours if (r["task"], r["encoding"]) == (task, enc)), key=lambda r: r["seed"])
+        kept = [r for r in mine if r["kept"]]
+        acc = [mean([r["acc"][i] for r in kept]) for i in range(3)]
+        every = [mean([r["acc"][i] for r in mine]) for i in (1, 2)]
+        steps = mean([r["steps"] for r in kept])
+        out.append(f"| {task} | {pe} | ordo ({enc}) | {len(kept)} / {len(mine)} | " + " | ".join(fmt(a) for a in acc) +
+                   f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
+        for r in mine:
+            per_run.append(f"| {task} | {pe} | {r['seed']} | {'yes' if r['kept'] else 'no'} ({r['stop'] or 'fixed'}) | "
+                           f"{r['steps']} | " + " | ".join(fmt(a) for a in r["acc"]) + f" | {duration(r['seconds'])} |")
+    seconds = sum(r["seconds"] for r in ours)
+    print("Huang et al. 2025 (their files: `theirs.csv`) beside ordo (`run.sh`), accuracy = every answer token")
+    print("and EOS right under teacher forcing, mean over the kept runs; \"all runs\" averages every run tried.")
+    print(f"Machine time: the {len(ours)} ordo runs' own wall times add up to {duration(seconds)}.\n")
+    print("\n".join(out))
+    print("\nordo, every run (kept: stopped with every training-range sequence right):\n")
+    print("| task | PE | seed | kept | steps | 0-50 | 51-100 | 101-150 | wall |")
+    print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    print("\n".join(per_run))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: compare.py STUDY_DIR... (ordo compare directories of docs/results/huang/run.sh)")
+    main(sys.argv[1:])

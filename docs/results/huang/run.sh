@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# docs/results/huang/run.sh: Huang et al. 2025's algorithmic tasks at their protocol
+# (docs/literature.md, "Huang et al. 2025"; docs/spec.md §3.15), APE (`learned` with random
+# offsets) and NoPE (`none`), each task at their architecture and learning rate
+# (lacoco-lab/length_generalization, algorithmic/run_multiple_seeds.py, task_arch).
+#
+#   bash docs/results/huang/run.sh OUT [STUDY...]     # e.g. OUT=runs/huang; default: every study
+#
+# Seeds are tried until 5 runs of a cell learned (--kept-seeds 5, at most 20), as their
+# run_multiple_seeds.py tries seeds until 5 are kept. Every study resumes where it stopped
+# (--resume), so the script can be run again after an interruption. Two runs at a time
+# (--jobs 2), one thread each.
+set -euo pipefail
+out=${1:?usage: run.sh OUT [STUDY...]}
+shift
+ordo=${ORDO:-./build/ordo}
+
+# Their protocol: GPT-2 (pre-LN, tied lm_head, N(0, 0.02), c_proj scaled by 1/sqrt(2 layers),
+# no dropout), AdamW (wd 0.01, clip 1), batch 64 of mixed lengths 1..50, linear decay to 0 over
+# 30,000 steps without warmup, evaluated every 3,000, stopped at the first evaluation with every
+# one of 2,000 held-out training-range sequences right; test bins 51-100 and 101-150 scored
+# after the last step as length sweeps, 40 sequences per length (2,000 per bin).
+common=(--causal --tie-embeddings --scale-output-init --schedule linear --warmup 0 --batch 64 --same-length=false
+        --steps 30000 --until-learned --learned-at 1.0 --learned-evals 1 --eval-every 3000
+        --eval-train-sequences 2000 --eval-lens 100,150 --eval-sequences 40 --eval-lens-final 51:150:1
+        --seeds 5 --kept-seeds 5 --max-seeds 20 --jobs 2 --ckpt-minutes 10 --quiet --resume)
+
+# name task encoding layers heads d lr offset
+studies=(
+  "bin_majority    bin_majority none,learned 1 1 16  1e-3 154"
+  "majority-ape    majority     learned      1 2 256 1e-3 154"
+  "majority-nope   majority     none         1 1 64  1e-3 0"
+  "unique_copy-ape unique_copy  learned      2 1 64  1e-3 303"
+  "sort-ape        unique_sort  learned      1 2 256 1e-4 303"
+  "sort-nope       unique_sort  none         1 1 256 1e-3 0"
+  "unique_copy-nope unique_copy none         4 4 256 1e-3 0"
+)
+
+for line in "${studies[@]}"; do
+  read -r name task enc layers heads d lr offset <<<"$line"
+  if (($# > 0)) && [[ ! " $* " == *" $name "* ]]; then continue; fi
+  extra=()
+  ((offset > 0)) && extra=(--random-offset "$offset")
+  echo "== $name: $(date -u +%FT%TZ)"
+  "$ordo" compare --tasks "$task" --encodings "$enc" --layers "$layers" --heads "$heads" --d-model "$d" \
+    --d-ff $((4 * d)) --lr "$lr" "${extra[@]}" "${common[@]}" --out "$out/$name"
+  echo "== $name done: $(date -u +%FT%TZ)"
+done
