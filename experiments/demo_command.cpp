@@ -41,7 +41,8 @@ const std::vector<std::string>& demo_preset() {
     std::string steps;
     for (const std::string& name : default_study_tasks())
       steps += (steps.empty() ? "" : ",") + name + "=" + std::to_string(task_info(name).demo_steps);
-    return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200", "--until-learned"};
+    return std::vector<std::string>{"--seeds", "1", "--task-steps", steps, "--eval-every", "200", "--until-learned",
+                                    "--patience", "1000"};
   }();
   return preset;
 }

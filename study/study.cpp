@@ -325,7 +325,12 @@ StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
   r.config.model.layer_encodings = pattern.empty() ? r.config.model.layer_encodings : pattern;
   r.config.seed = spec_.base.seed + static_cast<uint64_t>(seed_index);
   for (const auto& [t, steps] : spec_.task_steps)
-    if (t == task) r.config.steps = steps;
+    if (t == task) {
+      r.config.steps = steps;
+      // A task given fewer --task-steps than --patience could not stop for want of progress
+      // before its maximum anyway: its runs have no patience (recorded as 0), not an error.
+      if (r.config.patience > steps) r.config.patience = 0;
+    }
   r.variant = variant_label(cell.variant);
   r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/" +
                       (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";

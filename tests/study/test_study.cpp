@@ -406,3 +406,22 @@ TEST_CASE("study: --kept-seeds trains further seeds until a cell has N learned r
   spec.kept_seeds = 0;
   CHECK_THROWS_WITH(Study(spec, how), Contains("--max-seeds needs --kept-seeds"));
 }
+
+TEST_CASE("study: a task given fewer --task-steps than --patience runs without patience", "[study][stopping]") {
+  TempDir dir;
+  StudySpec spec = tiny_spec();  // order 12 steps, shift 6 (--task-steps)
+  spec.base.until_learned = true;
+  spec.base.patience = 8;
+  StudyOptions how;
+  how.out = dir.path + "/patience";
+  Study study(spec, how);
+  for (const StudyRun& r : study.runs()) {
+    INFO(r.label());
+    CHECK(r.config.patience == (r.config.task.name == "shift" ? 0 : 8));
+    CHECK(r.settings.at("patience") == (r.config.task.name == "shift" ? "0" : "8"));
+  }
+  spec.task_steps = {};
+  spec.base.steps = 6;  // a patience above the grid's own --steps is still refused
+  how.out = dir.path + "/refused";
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--patience 8 is longer than the maximum, --steps 6"));
+}

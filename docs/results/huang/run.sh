@@ -9,7 +9,7 @@
 # Seeds are tried until 5 runs of a cell learned (--kept-seeds 5, at most 20), as their
 # run_multiple_seeds.py tries seeds until 5 are kept. Every study resumes where it stopped
 # (--resume), so the script can be run again after an interruption. Two runs at a time
-# (--jobs 2), one thread each.
+# (--jobs 2, or JOBS=1 for two chains of studies side by side), one thread each.
 set -euo pipefail
 out=${1:?usage: run.sh OUT [STUDY...]}
 shift
@@ -23,7 +23,7 @@ ordo=${ORDO:-./build/ordo}
 common=(--causal --tie-embeddings --scale-output-init --schedule linear --warmup 0 --batch 64 --same-length=false
         --steps 30000 --until-learned --learned-at 1.0 --learned-evals 1 --eval-every 3000
         --eval-train-sequences 2000 --eval-lens 100,150 --eval-sequences 40 --eval-lens-final 51:150:1
-        --seeds 5 --kept-seeds 5 --max-seeds 20 --jobs 2 --ckpt-minutes 10 --quiet --resume)
+        --seeds 5 --kept-seeds 5 --max-seeds 20 --jobs "${JOBS:-2}" --ckpt-minutes 10 --quiet --resume)
 
 # name task encoding layers heads d lr offset
 studies=(
