@@ -112,7 +112,7 @@ constexpr int64_t kReferenceSequences = 8 * kEvalTrainSequences;
 // on the same sets.
 std::string eval_sets_key(const std::string& task, const std::map<std::string, std::string>& settings) {
   std::string key = task;
-  std::vector<std::string> names = {"min-len", "max-len", "eval-seed", "eval-sequences"};
+  std::vector<std::string> names = {"min-len", "max-len", "eval-seed", "eval-sequences", "eval-train-sequences"};
   try {
     for (const OptionSpec& o : task_info(task).options) names.push_back(o.name);
   } catch (const Error&) {
@@ -136,6 +136,7 @@ void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::stri
     const auto seed_it = settings.find("eval-seed");
     const uint64_t eval_seed = seed_it == settings.end() ? defaults.eval_seed : std::stoull(seed_it->second);
     const int64_t sequences = setting_int(settings, "eval-sequences", defaults.eval_sequences);
+    const int64_t train_sequences = setting_int(settings, "eval-train-sequences", defaults.eval_train_sequences);
     const int64_t batch = defaults.eval_batch;  // any size gives the same sequences
     const EvalSet reference =
         make_eval_set(task, mix64(eval_seed ^ hash64("ordo/commonest-answer")), 0, batch, kReferenceSequences);
@@ -148,7 +149,7 @@ void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::stri
     for (int64_t len : t.lengths) {
       try {
         const double share =
-            answer_share(make_eval_set(task, eval_seed, len, batch, len == 0 ? kEvalTrainSequences : sequences),
+            answer_share(make_eval_set(task, eval_seed, len, batch, len == 0 ? train_sequences : sequences),
                          t.commonest_answer);
         t.commonest[len] = share;
         if (len > 0 && std::isfinite(share)) sum += share, ++n;

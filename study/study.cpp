@@ -324,18 +324,17 @@ StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
   if (pattern.empty()) r.config.model.encoding = enc;
   r.config.model.layer_encodings = pattern.empty() ? r.config.model.layer_encodings : pattern;
   r.config.seed = spec_.base.seed + static_cast<uint64_t>(seed_index);
+  bool task_steps = false;
   for (const auto& [t, steps] : spec_.task_steps)
-    if (t == task) {
-      r.config.steps = steps;
-      // A task given fewer --task-steps than --patience could not stop for want of progress
-      // before its maximum anyway: its runs have no patience (recorded as 0), not an error.
-      if (r.config.patience > steps) r.config.patience = 0;
-    }
+    if (t == task) r.config.steps = steps, task_steps = true;
   r.variant = variant_label(cell.variant);
   r.checkpoint_path = out + "/checkpoints/" + task + "/" + enc + "/" +
                       (r.variant.empty() ? "" : r.variant + "/") + "seed" + std::to_string(r.config.seed) + ".h5";
   try {
     for (const auto& [key, value] : cell.variant) find_setting(key)->set(r.config, value);
+    // A task given fewer --task-steps than --patience could not stop for want of progress
+    // before its maximum anyway: its runs have no patience (recorded as 0), not an error.
+    if (task_steps && r.config.patience > r.config.steps) r.config.patience = 0;
     ORDO_CHECK(pattern.empty() || static_cast<int64_t>(pattern.size()) == r.config.model.n_layers,
                "--encodings ", enc, " names ", pattern.size(), " layers' encodings for a model of --layers ",
                r.config.model.n_layers, "; give one per layer");
@@ -427,8 +426,10 @@ StudyOutcome Study::run(const StudyProgress& progress) {
       progress.message("--kept-seeds: " + std::to_string(more.size()) + " more run(s) for the cells short of " +
                        std::to_string(spec_.kept_seeds) + " learned");
     for (StudyRun& r : more) runs_.push_back(std::move(r));
-    for (StudyRun& r : runs_)  // the runs trained so far are finished: their final checkpoints say so
-      if (!r.checkpoint && fs::exists(r.checkpoint_path))
+    // The runs trained since they were built are finished: their final checkpoints say so
+    // (a run resumed from a partial checkpoint still holds that one until reloaded).
+    for (StudyRun& r : runs_)
+      if (!r.finished() && fs::exists(r.checkpoint_path))
         r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
     int64_t left = 0;
     for (const StudyRun& r : runs_) left += r.finished() ? 0 : 1;

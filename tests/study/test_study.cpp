@@ -378,6 +378,7 @@ TEST_CASE("study: --kept-seeds trains further seeds until a cell has N learned r
   spec.vary = parse_vary({"learned-at=0.01,1.0"});
   spec.kept_seeds = 2;
   spec.max_seeds = 3;
+  spec.base.eval_lens_final = {48};
   StudyOptions how;
   how.out = dir.path + "/kept";
   StudyOutcome done;
@@ -399,6 +400,17 @@ TEST_CASE("study: --kept-seeds trains further seeds until a cell has N learned r
   CHECK(again.trained == 0);
   REQUIRE(again.records.size() == 5);
   for (size_t i = 0; i < 5; ++i) CHECK(again.records[i].log.train_loss == done.records[i].log.train_loss);
+  // A run resumed from a partial checkpoint in the first round is finished for the later ones:
+  // learned-at=0.01/seed0 left before its final sweep is scored once, not trained again in the
+  // round that finds seed1 and the other cell's seeds 1 and 2 finished.
+  const std::string partial = how.out + "/checkpoints/order/rope/learned-at=0.01/seed0.h5";
+  Checkpoint ck = load_checkpoint(partial);
+  ck.log.eval.erase(48);
+  save_checkpoint(partial, ck);
+  const StudyOutcome resumed = Study(spec, how).run();
+  CHECK(resumed.trained == 1);
+  REQUIRE(resumed.records.size() == 5);
+  CHECK(resumed.records[0].log.eval.at(48).back().acc == done.records[0].log.eval.at(48).back().acc);
   // Bad settings are refused before anything runs.
   how.existing = ExistingOutput::Replace;
   spec.max_seeds = 1;
