@@ -176,8 +176,9 @@ struct AttentionMask {
   }
 };
 
-// softmax(q k^T * scale + bias + mask) v for q, k, v (B, L, H, d_h) (the projections'
-// layout, heads inner; the output too), computed tile by tile with an online softmax: no
+// softmax(q k^T * scale + bias + mask) v for q, k (B, L, H, d_h) and v (B, L, H, d_v) (the
+// projections' layout, heads inner; the output is v's shape; d_v = d_h but for PoPE, whose
+// queries and keys are 2 d_h wide), computed tile by tile with an online softmax: no
 // (B, H, L, L) tensor is ever stored. The backward recomputes
 // the scores of each tile from q, k and the saved row log-sum-exps.
 //   bias: none, relative (H, 2L - 1) with entry [h, (u - t) + L - 1], or full (H, L, L);
@@ -233,7 +234,7 @@ struct LogitTerms {
 };
 Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                     const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale);
-// The same on packed sequences (pack_rows): q, k, v and the output are (T, H, d_h), sequence
+// The same on packed sequences (pack_rows): q, k (T, H, d_h), v and the output (T, H, d_v), sequence
 // b at rows [start_b, start_b + lengths[b]) with start_b = sum_{c < b} lengths[c], and has
 // lengths[b] queries and keys; no padding row exists. L (>= every length) is the length the
 // bias was built for. Each real row's output and gradients are bit-identical to

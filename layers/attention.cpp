@@ -93,7 +93,6 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
                d_model_, "), got ", s);
   }
   const Shape rows = in.packed ? Shape{s[0]} : Shape{s[0], s[1]};
-  const int64_t dh = d_model_ / n_heads_;
   // Project. q, k, v in this order: their backwards then add into x's gradient in the same
   // order, with or without the fused rotation.
   auto tables = in.fused_rotation ? in.encoding->rotation_tables(pos, n_heads_) : std::nullopt;
@@ -118,19 +117,8 @@ Var MultiHeadAttention::merged_heads(Tape& t, Var x, const AttentionInputs& in, 
   }
   // Get the form.
   const AttentionForm form = in.encoding->form(t, LayerInput{x, h.q, &pos, in.layer});
-  // The rotate hook may widen q and k (PoPE: 2 d_h). The kernels take one width for q, k
-  // and v, so v gets zero columns up to it, and the output drops them again.
-  const int64_t d_qk = t.shape(h.q).last();
-  const bool widened = (in.packed || (in.fused && !maps)) && d_qk != dh;
-  if (widened) {
-    ORDO_CHECK(d_qk > dh, "attention '", name(), "': the encoding narrowed q and k to ", d_qk, " < d_h = ", dh);
-    Shape zeros = t.shape(h.v);
-    zeros[-1] = d_qk - dh;
-    h.v = concat(t, {h.v, t.input(Tensor::zeros(zeros))}, zeros.rank() - 1);
-  }
-  // Run it.
+  // Run it. The rotate hook may widen q and k (PoPE: 2 d_h); v and the heads stay d_h wide.
   Var heads = std::visit([&](const auto& f) { return attend(t, f, h, in, maps); }, form);  // (rows..., H, d_h)
-  if (widened) heads = slice(t, heads, t.shape(heads).rank() - 1, 0, dh);
   return reshape(t, heads, s);
 }
 

@@ -15,15 +15,27 @@ void check_lengths(const char* op, const AttentionGeometry& g, const char* name)
                " outside [0, L = ", g.L, "]");
 }
 
+// v: q's shape, or with Values::any q's shape but for the last dimension (d_v >= 1).
+bool values_fit(const Shape& q, const Shape& v, AttentionGeometry::Values width) {
+  if (width == AttentionGeometry::Values::as_keys || v.rank() != q.rank() || v.rank() == 0) return v == q;
+  for (int i = 0; i + 1 < q.rank(); ++i)
+    if (v[i] != q[i]) return false;
+  return v[-1] >= 1;
+}
+
 }  // namespace
 
 AttentionGeometry AttentionGeometry::padded(const char* op, const Shape& q, const Shape& k, const Shape& v,
-                                            const std::vector<int32_t>& key_lengths, const AttentionMask& mask) {
+                                            const std::vector<int32_t>& key_lengths, const AttentionMask& mask,
+                                            Values value_width) {
   ORDO_CHECK(q.rank() == 4, op, ": q must be (B, L, H, d_h), got ", q);
-  ORDO_CHECK(k == q && v == q, op, ": q, k and v must have the same shape (B, L, H, d_h), got q ", q, ", k ", k,
-             ", v ", v);
+  ORDO_CHECK(k == q && values_fit(q, v, value_width), op,
+             value_width == Values::any ? ": q and k must have one shape (B, L, H, d_h) and v (B, L, H, d_v)"
+                                        : ": q, k and v must have the same shape (B, L, H, d_h)",
+             ", got q ", q, ", k ", k, ", v ", v);
   AttentionGeometry g;
   g.B = q[0], g.L = q[1], g.H = q[2], g.d = q[3], g.ld = q[2] * q[3];
+  g.dv = v[3], g.ldv = v[2] * v[3];
   g.mask = mask;
   ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == g.B, op, ": key_lengths has ", key_lengths.size(),
              " entries for a batch of ", g.B, " (q ", q, ")");
@@ -34,13 +46,16 @@ AttentionGeometry AttentionGeometry::padded(const char* op, const Shape& q, cons
 
 AttentionGeometry AttentionGeometry::packed(const char* op, const Shape& q, const Shape& k, const Shape& v,
                                             const std::vector<int32_t>& lengths, int64_t L,
-                                            const AttentionMask& mask) {
+                                            const AttentionMask& mask, Values value_width) {
   ORDO_CHECK(q.rank() == 3, op, ": q must be (T, H, d_h), got ", q);
-  ORDO_CHECK(k == q && v == q, op, ": q, k and v must have the same shape (T, H, d_h), got q ", q, ", k ", k, ", v ",
-             v);
+  ORDO_CHECK(k == q && values_fit(q, v, value_width), op,
+             value_width == Values::any ? ": q and k must have one shape (T, H, d_h) and v (T, H, d_v)"
+                                        : ": q, k and v must have the same shape (T, H, d_h)",
+             ", got q ", q, ", k ", k, ", v ", v);
   ORDO_CHECK(L >= 1, op, ": L must be >= 1, got ", L);
   AttentionGeometry g;
   g.B = static_cast<int64_t>(lengths.size()), g.L = L, g.H = q[1], g.d = q[2], g.ld = q[1] * q[2];
+  g.dv = v[2], g.ldv = v[1] * v[2];
   g.mask = mask;
   g.key_lengths = lengths;
   check_lengths(op, g, "lengths");

@@ -5,7 +5,7 @@
 // it in float32 and float64 (tests/core/test_fused_attention.cpp,
 // tests/gradcheck/test_ops_fused_attention.cpp); it is not on any training path.
 //
-// For one (batch entry b, head h), with q, k, v (L, d), scale s and the bias:
+// For one (batch entry b, head h), with q, k (L, d), v (L, d_v), scale s and the bias:
 //   visible(t, u) = mask.visible(t, u, key_lengths[b])   (padding, causal, window: core/ops.h)
 //   z[t, u] = s q_t . k_u + bias[t, u] + F[t] - F[u]      (visible keys only; F: the forget term)
 //             + s qr_t . R[pos(t) - pos(u) + offset]     (relative keys: qr the queries, R the keys)
@@ -38,10 +38,11 @@
 namespace ordo {
 namespace {
 
-// Where q, k, v (B, L, H, d) hold row t of head h of batch entry b.
+// Where q, k (B, L, H, d) and v, the output (B, L, H, d_v) hold row t of head h of batch entry b.
 struct Layout {
-  int64_t B, L, H, d;
+  int64_t B, L, H, d, dv;
   int64_t row(int64_t b, int64_t t, int64_t h) const { return ((b * L + t) * H + h) * d; }
+  int64_t value_row(int64_t b, int64_t t, int64_t h) const { return ((b * L + t) * H + h) * dv; }
 };
 
 // Each logit term's slice of this kernel (Term::Reference, term.h), in the list's order.
@@ -69,11 +70,13 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                         const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
   const char* op = "attention_reference";
   const Tensor& Q = t.value(q);
-  ORDO_CHECK(Q.rank() == 4 && t.shape(k) == Q.shape() && t.shape(v) == Q.shape(),
-             "attention_reference: q, k and v must be (B, L, H, d_h) alike, got q ", Q.shape(), ", k ",
-             t.shape(k), ", v ", t.shape(v));
-  const Layout lay{Q.dim(0), Q.dim(1), Q.dim(2), Q.dim(3)};
-  const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
+  const Shape& vs = t.shape(v);
+  ORDO_CHECK(Q.rank() == 4 && t.shape(k) == Q.shape() && vs.rank() == 4 && vs[0] == Q.dim(0) &&
+                 vs[1] == Q.dim(1) && vs[2] == Q.dim(2) && vs[3] >= 1,
+             "attention_reference: q and k must be (B, L, H, d_h) alike and v (B, L, H, d_v), got q ", Q.shape(),
+             ", k ", t.shape(k), ", v ", vs);
+  const Layout lay{Q.dim(0), Q.dim(1), Q.dim(2), Q.dim(3), vs[3]};
+  const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d, dv = lay.dv;
   ORDO_CHECK(static_cast<int64_t>(key_lengths.size()) == B, "attention_reference: key_lengths has ",
              key_lengths.size(), " entries for a batch of ", B);
   for (int32_t n : key_lengths)
@@ -98,7 +101,7 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
   const Real* qd = Q.data();
   const Real* kd = t.value(k).data();
   const Real* vd = t.value(v).data();
-  Tensor O = Tensor::zeros(Q.shape());
+  Tensor O = Tensor::zeros(vs);
   Tensor P = Tensor::zeros(Shape{B, H, L, L});  // P[b, h, t, u]; 0 at masked keys
   for (int64_t b = 0; b < B; ++b)
     for (int64_t h = 0; h < H; ++h)
@@ -115,18 +118,18 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
         Real total = 0;
         for (int64_t u = 0; u < L; ++u)
           if (visible(b, row, u)) total += p[u] = std::exp(p[u] - max_score);
-        Real* o = O.data() + lay.row(b, row, h);
+        Real* o = O.data() + lay.value_row(b, row, h);
         for (int64_t u = 0; u < L; ++u) {
           if (!visible(b, row, u)) continue;
           p[u] /= total;
-          for (int64_t c = 0; c < d; ++c) o[c] += p[u] * vd[lay.row(b, u, h) + c];
+          for (int64_t c = 0; c < dv; ++c) o[c] += p[u] * vd[lay.value_row(b, u, h) + c];
         }
       }
 
   const std::optional<Var> scale_var = terms.log_length_scale;
   Tape::Backward backward = [q, k, v, scale_var, refs, lay, P, mask, key_lengths, scale, log_keys](
                                 Tape& t, const Tensor& dO) mutable {
-    const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d;
+    const int64_t B = lay.B, L = lay.L, H = lay.H, d = lay.d, dv_width = lay.dv;
     auto visible = [&](int64_t b, int64_t row, int64_t u) { return mask.visible(row, u, key_lengths[b]); };
     // The gradients are summed over the loops below in buffers of their own, then added.
     auto zeros_if = [&](bool wanted, Var x) { return wanted ? Tensor::zeros(t.shape(x)) : Tensor(); };
@@ -147,18 +150,19 @@ Var attention_reference(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
       for (int64_t h = 0; h < H; ++h)
         for (int64_t row = 0; row < L; ++row) {
           const Real* p = P.data() + ((b * H + h) * L + row) * L;
-          const Real* dout = dO.data() + lay.row(b, row, h);
+          const Real* dout = dO.data() + lay.value_row(b, row, h);
           Real D = 0;
           for (int64_t u = 0; u < L; ++u) {
-            dP[u] = visible(b, row, u) ? reference_dot(dout, vd + lay.row(b, u, h), d) : 0;
+            dP[u] = visible(b, row, u) ? reference_dot(dout, vd + lay.value_row(b, u, h), dv_width) : 0;
             D += p[u] * dP[u];
           }
           const Real logn = sd ? log_keys(b, row) : Real(0), f = sd ? sd[h] * logn : Real(1);
           for (int64_t u = 0; u < L; ++u) {
             if (!visible(b, row, u)) continue;
             const Real dS = p[u] * (dP[u] - D);  // of S = f z
+            if (dv)
+              for (int64_t c = 0; c < dv_width; ++c) dv[lay.value_row(b, u, h) + c] += p[u] * dout[c];
             for (int64_t c = 0; c < d; ++c) {
-              if (dv) dv[lay.row(b, u, h) + c] += p[u] * dout[c];
               if (dq) dq[lay.row(b, row, h) + c] += f * scale * dS * kd[lay.row(b, u, h) + c];
               if (dk) dk[lay.row(b, u, h) + c] += f * scale * dS * qd[lay.row(b, row, h) + c];
             }

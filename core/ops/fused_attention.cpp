@@ -6,7 +6,9 @@
 // (fused_attention_packed) are (T, H, d) with sequence b a run of lengths[b] rows: the same
 // kernels, over that sequence's rows only (AttentionGeometry::starts).
 //
-// For one (batch entry b, head h), with q, k, v (L, d) and scale s:
+// For one (batch entry b, head h), with q, k (L, d), v (L, d_v) and scale s (d_v may differ
+// from d: PoPE's queries and keys are twice as wide as its values; v and O then have rows of
+// their own width, p.dv, p.ldv apart, and every value-side array is p.dvp wide):
 //   S[t, u] = f_t (s q_t . k_u + the logit terms)   (-inf where key u is masked for query t)
 //   lse_t   = log sum_u exp(S[t, u])
 //   P[t, u] = exp(S[t, u] - lse_t)             (the softmax of row t)
@@ -103,6 +105,7 @@ void carve_scratch(Arrays&& arrays) {
 // logit terms' units.
 struct Plan : KernelPlan {
   explicit Plan(AttentionGeometry g) : KernelPlan(std::move(g)) {}
+  int64_t dvp = 0;  // d_v padded to a multiple of kVec
   std::optional<Var> log_length_scale;  // SSMax's s (H)
   LogitTermUnits terms;
 };
@@ -151,11 +154,11 @@ void tile_scores(const Plan& p, int64_t b, Pairs& terms, const Real* factor, int
   }
 }
 
-// Forward of one (b, h): writes O (L rows, stride p.ld) and lse (L). sscale: SSMax's s (H),
+// Forward of one (b, h): writes O (L rows, stride p.ldv) and lse (L). sscale: SSMax's s (H),
 // or null.
 void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, const Real* q, const Real* k,
                   const Real* v, const Real* sscale, Real* O, Real* lse) {
-  const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld;
+  const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, dv = p.dv, dvp = p.dvp, ldv = p.ldv;
   const int64_t Lp = p.tiles() * kTile;
   // The pair's scratch arrays, each placed by name below.
   Real *Qs = nullptr, *acc = nullptr, *Vs = nullptr, *Kt = nullptr, *S = nullptr, *m = nullptr, *l = nullptr;
@@ -164,8 +167,8 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
   auto terms = pair_terms(units, at, nullptr, kTermIndices);
   carve_scratch([&](auto&& take) {
     take(Qs, kTile * dp);  // (kTile, dp): scale * q
-    take(acc, kTile * dp);  // (kTile, dp): running sum_u p_u v_u
-    take(Vs, kTile * dp);  // (kTile, dp): v of the key tile
+    take(acc, kTile * dvp);  // (kTile, dvp): running sum_u p_u v_u
+    take(Vs, kTile * dvp);  // (kTile, dvp): v of the key tile
     take(Kt, dp * kTile);  // (dp, kTile): k of the key tile, transposed
     take(S, kTile * kTile);  // (kTile, kTile): scores, then probabilities
     take(m, kTile);  // (kTile): running max
@@ -194,7 +197,7 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
     for (int64_t u0 = u_start; u0 < u_end; u0 += kTile) {
       const int64_t nk = std::min(kTile, u_end - u0), cols = tile_cols(nk);
       copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
-      copy_padded(v + u0 * ld, nk, d, ld, 1, Vs, nk, dp);
+      copy_padded(v + u0 * ldv, nk, dv, ldv, 1, Vs, nk, dvp);
       tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S);
       // The online softmax step, one pass over the rows per stage. Row by row, each row was
       // one long dependency chain (maximum, its horizontal reduction, the exps, their sum,
@@ -221,11 +224,11 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
       }
       if (u0 > u_start)  // rescale the earlier tiles' sum (the first key tile stores acc = P V)
         for (int64_t i = 0; i < rows; ++i) {
-          Real* __restrict a = acc + i * dp;
+          Real* __restrict a = acc + i * dvp;
           const Real ai = alpha[i];
-          for (int64_t c = 0; c < dp; ++c) a[c] *= ai;
+          for (int64_t c = 0; c < dvp; ++c) a[c] *= ai;
         }
-      tile_product(u0 > u_start, rows, dp, nk, S, kTile, 1, Vs, dp, acc, dp);  // acc (+)= P V
+      tile_product(u0 > u_start, rows, dvp, nk, S, kTile, 1, Vs, dvp, acc, dvp);  // acc (+)= P V
     }
     // The rows' 1 / l and lse = m + log2 l (base 2, like the scores), in one loop over the
     // rows that vectorises (a log2f call per row was 10% of a forward pair at L = 40). A row
@@ -236,27 +239,27 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
       lse[t0 + i] = l[i] == 0 ? kNegInf : m[i] + fast_log2(l[i]);
     }
     for (int64_t i = 0; i < nq; ++i) {
-      Real* __restrict o = O + (t0 + i) * ld;
+      Real* __restrict o = O + (t0 + i) * ldv;
       if (l[i] == 0) {  // every key masked (acc may be unwritten): zeros
-        for (int64_t c = 0; c < d; ++c) o[c] = 0;
+        for (int64_t c = 0; c < dv; ++c) o[c] = 0;
         continue;
       }
-      if (d == dp) {
-        for (int64_t c = 0; c < d; c += kVec) store_vec(o + c, load_vec(acc + i * dp + c) * inv[i]);
+      if (dv == dvp) {
+        for (int64_t c = 0; c < dv; c += kVec) store_vec(o + c, load_vec(acc + i * dvp + c) * inv[i]);
       } else {
-        for (int64_t c = 0; c < d; ++c) o[c] = acc[i * dp + c] * inv[i];
+        for (int64_t c = 0; c < dv; ++c) o[c] = acc[i * dvp + c] * inv[i];
       }
     }
   }
 }
 
-// Gradient destinations of one (b, h) (row 0 of the pair, rows p.ld apart); null where no
+// Gradient destinations of one (b, h) (row 0 of the pair, rows p.ld apart, dv's p.ldv); null where no
 // gradient is needed. store: the buffer is new and uninitialised (Tape::Store), so every
 // element of the pair is written, not added to. The terms' destinations are their units'.
 struct PairGrads {
   Real* dq = nullptr;     // (L, d)
   Real* dk = nullptr;     // (L, d)
-  Real* dv = nullptr;     // (L, d)
+  Real* dv = nullptr;     // (L, d_v)
   Real* dscale = nullptr; // SSMax: this pair's part of dL/ds_h (one value, added to)
   bool store_q = false, store_k = false, store_v = false;
 };
@@ -267,6 +270,7 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
                    const Real* k, const Real* v, const Real* sscale, const Real* O, const Real* lse, const Real* dO,
                    const PairGrads& g) {
   const int64_t L = p.rows(b), d = p.d, dp = p.dp, ld = p.ld, Lr = round_up(L, kMR);
+  const int64_t dv = p.dv, dvp = p.dvp, ldv = p.ldv;
   const int64_t Lp = p.tiles() * kTile;
   // The pair's scratch arrays, each placed by name below.
   Real *Qs = nullptr, *dOs = nullptr, *dQacc = nullptr, *D = nullptr, *Kt = nullptr, *Vt = nullptr;
@@ -276,14 +280,14 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
   auto terms = pair_terms(units, at, &term_grads, kTermIndices);
   carve_scratch([&](auto&& take) {
     take(Qs, Lp * dp);  // (Lr, dp): scale * q
-    take(dOs, Lp * dp);  // (Lr, dp): dO, zero padded
+    take(dOs, Lp * dvp);  // (Lr, dvp): dO, zero padded
     take(dQacc, Lp * dp);  // (Lr, dp): sum_u dS[t, u] k_u
     take(D, Lp);  // (L): dO_t . O_t
     take(Kt, dp * kTile);  // (dp, kTile): k of the key tile, transposed
-    take(Vt, dp * kTile);  // (dp, kTile): v of the key tile, transposed
+    take(Vt, dvp * kTile);  // (dvp, kTile): v of the key tile, transposed
     take(Ks, kTile * dp);  // (kTile, dp): k of the key tile
     take(dKacc, kTile * dp);  // (kTile, dp): sum_t dS[t, u] (s q_t)
-    take(dVacc, kTile * dp);  // (kTile, dp): sum_t P[t, u] dO_t
+    take(dVacc, kTile * dvp);  // (kTile, dvp): sum_t P[t, u] dO_t
     take(P, kTile * kTile);  // (kTile, kTile)
     take(dS, kTile * kTile);  // (kTile, kTile): dP, then dS
     take(logn, Lp);  // (L): SSMax's log n_t
@@ -302,17 +306,17 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
   }
   at.factor = sscale ? factor : nullptr;
   each(terms, [&](auto& term) { term.begin(true); });
-  copy_padded(dO, L, d, ld, 1, dOs, Lr, dp);
+  copy_padded(dO, L, dv, ldv, 1, dOs, Lr, dvp);
   for (int64_t t = 0; t < L; ++t) {  // D_t = dO_t . O_t
-    if (d == dp) {  // whole vectors: lanes summed at the end
+    if (dv == dvp) {  // whole vectors: lanes summed at the end
       VReal a{};
-      for (int64_t c = 0; c < d; c += kVec) a += load_vec(dO + t * ld + c) * load_vec(O + t * ld + c);
+      for (int64_t c = 0; c < dv; c += kVec) a += load_vec(dO + t * ldv + c) * load_vec(O + t * ldv + c);
       Real acc = 0;
       for (int64_t j = 0; j < kVec; ++j) acc += a[j];
       D[t] = acc;
     } else {
       Real acc = 0;
-      for (int64_t c = 0; c < d; ++c) acc += dO[t * ld + c] * O[t * ld + c];
+      for (int64_t c = 0; c < dv; ++c) acc += dO[t * ldv + c] * O[t * ldv + c];
       D[t] = acc;
     }
   }
@@ -324,7 +328,7 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
   for (int64_t u0 = 0; u0 < key_limit; u0 += kTile) {
     const int64_t nk = std::min(kTile, key_limit - u0), cols = tile_cols(nk);
     copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
-    copy_transposed(v + u0 * ld, nk, d, ld, Vt, cols);
+    copy_transposed(v + u0 * ldv, nk, dv, ldv, Vt, cols);
     copy_padded(k + u0 * ld, nk, d, ld, 1, Ks, nk, dp);
     // The queries that see a key of the tile: t >= u0 when causal, and within the window
     // of the tile's keys; every query tile from t_begin to t_end.
@@ -337,9 +341,9 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
     for (int64_t t0 = t_begin; t0 < t_end; t0 += kTile) {
       const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
-      const Real* dOi = dOs + t0 * dp;
+      const Real* dOi = dOs + t0 * dvp;
       tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qi, Kt, P);
-      tile_product<false>(rows, cols, d, dOi, dp, 1, Vt, kTile, dS, kTile);  // dP
+      tile_product<false>(rows, cols, dv, dOi, dvp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
       // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
       for (int64_t i = 0; i < rows; ++i) {
@@ -361,7 +365,7 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
       // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
       const bool add_kv = t0 > t_begin, add_q = windowed || u0 > 0;
-      if (g.dv) tile_product(add_kv, key_rows, dp, nq, P, 1, kTile, dOi, dp, dVacc, dp);  // P^T dO
+      if (g.dv) tile_product(add_kv, key_rows, dvp, nq, P, 1, kTile, dOi, dvp, dVacc, dvp);  // P^T dO
       if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
       if (g.dq || want_scale) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
       each(terms, [&](auto& term) { term.gradient(dS, t0, nq, rows, u0, nk); });
@@ -377,13 +381,13 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
     for (int64_t x = 0; x < nk; ++x) {
       // dKacc summed dS^T (qscale q) = log2(e) dS^T (s q): times ln 2.
       if (g.dk) write_row(g.dk + (u0 + x) * ld, dKacc + x * dp, d, kLn2, g.store_k);
-      if (g.dv) write_row(g.dv + (u0 + x) * ld, dVacc + x * dp, d, 1, g.store_v);
+      if (g.dv) write_row(g.dv + (u0 + x) * ldv, dVacc + x * dvp, dv, 1, g.store_v);
     }
   }
   // Keys at or after key_limit get no gradient: zeros when the buffers are new.
   for (int64_t u = key_limit; u < L; ++u) {
     if (g.dk && g.store_k) std::fill(g.dk + u * ld, g.dk + u * ld + d, Real(0));
-    if (g.dv && g.store_v) std::fill(g.dv + u * ld, g.dv + u * ld + d, Real(0));
+    if (g.dv && g.store_v) std::fill(g.dv + u * ldv, g.dv + u * ldv + dv, Real(0));
   }
   if (g.dq) {
     if (key_limit > 0 || windowed) {
@@ -415,6 +419,7 @@ void check_plan(Tape& t, Plan& p, const LogitTerms& terms, const Shape& q_shape,
   }
   ORDO_CHECK(std::isfinite(static_cast<double>(scale)), op, ": scale must be finite, got ", scale);
   p.dp = round_up(std::max<int64_t>(p.d, 1), kVec);
+  p.dvp = round_up(std::max<int64_t>(p.dv, 1), kVec);
   p.scale = scale;
   p.qscale = scale * kLog2e;
   p.log_length_scale = terms.log_length_scale;
@@ -428,14 +433,16 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p);
 
 Var fused_attention(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                     const std::vector<int32_t>& key_lengths, const AttentionMask& mask, Real scale) {
-  Plan p(AttentionGeometry::padded("fused_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths, mask));
+  Plan p(AttentionGeometry::padded("fused_attention", t.shape(q), t.shape(k), t.shape(v), key_lengths, mask,
+                                   AttentionGeometry::Values::any));
   check_plan(t, p, terms, t.shape(q), "fused_attention", scale);
   return attention_with_plan(t, q, k, v, p);
 }
 
 Var fused_attention_packed(Tape& t, Var q, Var k, Var v, const LogitTerms& terms,
                            const std::vector<int32_t>& lengths, int64_t L, const AttentionMask& mask, Real scale) {
-  Plan p(AttentionGeometry::packed("fused_attention_packed", t.shape(q), t.shape(k), t.shape(v), lengths, L, mask));
+  Plan p(AttentionGeometry::packed("fused_attention_packed", t.shape(q), t.shape(k), t.shape(v), lengths, L, mask,
+                                   AttentionGeometry::Values::any));
   check_plan(t, p, terms, t.shape(q), "fused_attention_packed", scale);
   return attention_with_plan(t, q, k, v, p);
 }
@@ -444,7 +451,7 @@ namespace {
 
 Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p) {
   const Tensor& Q = t.value(q);
-  Tensor O = Tensor::empty(Q.shape());               // (B, L, H, d)
+  Tensor O = Tensor::empty(t.shape(v));              // (B, L, H, d_v)
   Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});  // (B, H, L)
   {
     LogitTermUnits units = p.terms;
@@ -453,8 +460,8 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p) {
     const Real *qd = Q.data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     Real *od = O.data(), *ld = lse.data();
     parallel_for(p.B * p.H, 4 * p.L * p.L * p.d + 1, [&](int64_t bh) {
-      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
-      forward_pair(p, units, b, h, qd + o, kd + o, vd + o, sd, od + o, ld + bh * p.L);
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), ov = p.value_offset(b, h);
+      forward_pair(p, units, b, h, qd + o, kd + o, vd + ov, sd, od + ov, ld + bh * p.L);
     });
   }
 
@@ -494,14 +501,14 @@ Var attention_with_plan(Tape& t, Var q, Var k, Var v, const Plan& p) {
     // SSMax: each pair's part of dL/ds_h, summed over b in order below.
     std::vector<Real> scale_parts(want_scale ? static_cast<size_t>(p.B * p.H) : 0, Real(0));
     auto run = [&](int64_t b, int64_t h) {
-      const int64_t o = p.offset(b, h);
+      const int64_t o = p.offset(b, h), ov = p.value_offset(b, h);
       PairGrads g;
       g.dq = sq.data() ? sq.data() + o : nullptr, g.store_q = sq.store();
       g.dk = sk.data() ? sk.data() + o : nullptr, g.store_k = sk.store();
-      g.dv = sv.data() ? sv.data() + o : nullptr, g.store_v = sv.store();
+      g.dv = sv.data() ? sv.data() + ov : nullptr, g.store_v = sv.store();
       g.dscale = want_scale ? scale_parts.data() + b * p.H + h : nullptr;
-      backward_pair(p, units, term_grads, b, h, qd + o, kd + o, vd + o, sd, od + o, ld + (b * p.H + h) * p.L,
-                    dod + o, g);
+      backward_pair(p, units, term_grads, b, h, qd + o, kd + o, vd + ov, sd, od + ov, ld + (b * p.H + h) * p.L,
+                    dod + ov, g);
     };
     if (per_head) {  // one head per iteration, batch entries in order
       parallel_for(p.H, p.B * cost, [&](int64_t h) {

@@ -557,7 +557,10 @@ TEST_CASE("fused attention rejects bad shapes and lengths with a message", "[ops
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, FusedAttentionBias{full, false}, {5, 5}, false, 1),
                       Contains("(H, L, L) = (3, 5, 5)"));
   Var bad = t.input(random_tensor(Shape{2, 6, 3, 4}, 6));
-  REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("same shape"));
+  REQUIRE_THROWS_WITH(fused_attention(t, q, bad, v, {}, {5, 5}, false, 1), Contains("q and k must have one shape"));
+  // v may differ from q in its last dimension only.
+  REQUIRE_THROWS_WITH(fused_attention(t, q, k, bad, {}, {5, 5}, false, 1),
+                      Contains("v (B, L, H, d_v)") && Contains("v (2, 6, 3, 4)"));
   Var s2 = t.input(random_tensor(Shape{2}, 7));
   REQUIRE_THROWS_WITH(fused_attention(t, q, k, v, LogitTerms({}, s2), {5, 5}, false, 1),
                       Contains("log-length scale") && Contains("(H) = (3)"));
@@ -608,6 +611,37 @@ TEST_CASE("packed fused attention gives the padded op's bits on the real rows", 
         REQUIRE(bit_equal(one.dk, two.dk));
         REQUIRE(bit_equal(one.dv, two.dv));
         REQUIRE(bit_equal(one.dbias, two.dbias));
+      }
+}
+
+TEST_CASE("fused attention with values of their own width (d_v != d_h, as PoPE's) matches the references",
+          "[ops][fused][pope]") {
+  // PoPE's queries and keys are 2 d_h wide and its values d_h: d_v = d / 2; and d_v > d, with
+  // widths off the vector size (d_v = 5, 24), every term beside them.
+  struct Case { int64_t L, d, dv; std::vector<int32_t> lengths; };
+  const std::vector<Case> cases = {{64, 32, 16, {64, 40}}, {70, 16, 8, {70, 1, 33}}, {33, 8, 5, {33, 20}},
+                                   {40, 8, 24, {40, 2, 17}}};
+  uint64_t seed = 601;
+  for (const Case& c : cases)
+    for (bool causal : {false, true})
+      for (BiasKind kind : {BiasKind::none, BiasKind::t5}) {
+        Problem pb(static_cast<int64_t>(c.lengths.size()), 2, c.L, c.d, kind, causal, c.lengths, seed += 10);
+        pb.v = random_tensor(Shape{pb.B, pb.L, pb.H, c.dv}, seed + 7);
+        pb.R = random_tensor(Shape{pb.B, pb.L, pb.H, c.dv}, seed + 8);
+        pb.ssmax = kind == BiasKind::t5;
+        pb.forget = causal;
+        if (kind == BiasKind::none) pb.set_relative_keys({}, seed + 9);
+        INFO("d_v " << c.dv);
+        check_against_references(pb);
+        // Packed: the padded op's bits on the real rows (a zero output gradient at the padding).
+        for (int64_t b = 0; b < pb.B; ++b)
+          for (int64_t i = c.lengths[b] * pb.H * c.dv; i < pb.L * pb.H * c.dv; ++i) pb.R[b * pb.L * pb.H * c.dv + i] = 0;
+        const Result padded = run(pb, Kernel::fused), packed = run(pb, Kernel::fused, true, true);
+        REQUIRE(padded.out.dim(3) == c.dv);
+        REQUIRE(bit_equal(packed.out, packed_copy(padded.out, pb.lengths)));
+        REQUIRE(bit_equal(packed.dq, packed_copy(padded.dq, pb.lengths)));
+        REQUIRE(bit_equal(packed.dk, packed_copy(padded.dk, pb.lengths)));
+        REQUIRE(bit_equal(packed.dv, packed_copy(padded.dv, pb.lengths)));
       }
 }
 

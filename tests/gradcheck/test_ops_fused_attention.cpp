@@ -257,3 +257,32 @@ TEST_CASE("the reference attention kernel's gradients", "[ops][fused]") {
         attention_inputs(2, 3, 5, 4, BiasKind::none, 151, true, false, &rel)));
   }
 }
+
+TEST_CASE("fused attention with values of their own width (d_v != d_h, as PoPE's)", "[ops][fused][pope]") {
+  // Finite differences of both kernels, then the fast kernel held to the reference, with
+  // d_v = d / 2 (PoPE) and d_v > d, padding, one and two tiles, a bias and SSMax.
+  struct Case { int64_t B, H, L, d, dv; BiasKind kind; std::vector<int32_t> lengths; };
+  const std::vector<Case> cases = {{2, 2, 5, 4, 2, BiasKind::none, {5, 1}}, {2, 1, 6, 3, 5, BiasKind::relative, {6, 4}},
+                                   {2, 1, 70, 4, 2, BiasKind::none, {70, 40}}};
+  uint64_t stream = 301;
+  for (const Case& c : cases)
+    for (bool causal : {false, true}) {
+      INFO("L " << c.L << " d " << c.d << " d_v " << c.dv << " causal " << causal);
+      std::vector<Tensor> inputs = attention_inputs(c.B, c.H, c.L, c.d, c.kind, stream += 10, true);
+      inputs[2] = random_tensor(Shape{c.B, c.L, c.H, c.dv}, stream + 2);
+      for (Kernel kernel : {Kernel::fused, Kernel::reference})
+        REQUIRE_GRADS_OK(check_gradients(
+            [&](Tape& t, const std::vector<Var>& v) { return attend(kernel, t, v, c.kind, c.lengths, causal, c.d); },
+            inputs));
+      const auto fast = outputs_and_grads(Kernel::fused, inputs, c.kind, c.lengths, causal, stream + 9);
+      const auto reference = outputs_and_grads(Kernel::reference, inputs, c.kind, c.lengths, causal, stream + 9);
+      REQUIRE(fast.size() == reference.size());
+      REQUIRE(fast[0].shape() == Shape{c.B, c.L, c.H, c.dv});
+      for (size_t i = 0; i < fast.size(); ++i) {
+        double size = 1;
+        for (int64_t j = 0; j < reference[i].numel(); ++j) size = std::max(size, std::fabs(double(reference[i][j])));
+        INFO("output or gradient " << i << ": max abs diff " << max_abs_diff(fast[i], reference[i]));
+        REQUIRE(max_abs_diff(fast[i], reference[i]) <= 1e-12 * size);
+      }
+    }
+}
