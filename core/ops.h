@@ -137,6 +137,19 @@ Var rotate_pairs(Tape& t, Var x, const Tensor& cos, const Tensor& sin);
 // dot product of two such rows is sum_c m_c m'_c cos(a_c - a'_c + p_c - p'_c). The backward
 // turns each pair's gradient back onto the magnitude and across it onto the phase.
 Var polar(Tape& t, Var m, const Tensor& cos, const Tensor& sin, std::optional<Var> phase = std::nullopt);
+// FIRE's MLP (docs/spec.md §2.10): a 1 -> K -> H MLP with ReLU on every entry of the grid x
+// (R, C), heads first:
+//   y[h, r, c] = b2[h] + sum_k w2[k, h] relu(w1[0, k] x[r, c] + b1[k])        y (H, R, C)
+// with w1 (1, K), b1 (K), w2 (K, H), b2 (H) in Linear's layouts. lower_triangle: only the
+// entries c <= r are computed (the keys a causal query sees); the others are 0 and take no
+// gradient. The hidden layer is recomputed in the backward, never stored; the same values
+// as linear, relu, linear and a permute, in another order of summation.
+Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triangle = false);
+// FIRE's normalised distance: x[e] = sign[e] num[a[e]] / den[b[e]] for every entry e of the
+// grids a, b and sign (one shape; num and den vectors, every index in range), in one pass
+// where gathers, a product and a quotient made four grid-sized tensors. The grids are kept
+// for the backward as they are (shared, not copied): not to be written until it has run.
+Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32& b, const Tensor& sign);
 
 // Expands a relative (Toeplitz) bias rel (H, Lq + Lk - 1) into (H, Lq, Lk) with
 // out[h, t, u] = rel[h, (u - t) + Lq - 1]. The backward sums each diagonal.

@@ -26,6 +26,22 @@
 // each b's row of logits is then d passes along contiguous memory. drel is a scatter: each
 // head's slice is summed by one thread, over b for each (t, u), then in (t, u) order.
 //
+// scalar_mlp (FIRE): a 1 -> K -> H MLP with ReLU on every entry x = x[r, c] of a grid,
+//   a_k = w1[k] x + b1[k],   z_k = relu(a_k),   y[h, r, c] = b2[h] + sum_k w2[k, h] z_k
+// and, with g[h] = dy[h, r, c] and s_k = [a_k > 0] sum_h w2[k, h] g[h],
+//   dx = sum_k w1[k] s_k,  dw1[k] += x s_k,  db1[k] += s_k,  dw2[k, h] += z_k g[h],  db2[h] += g[h]
+// One op where the composition (linear, relu, linear, permute) stored the hidden layer and
+// its gradient, K values per entry (FIRE at L = 1024: 4 M entries x 32 = 128 MB per pass):
+// here a row of the grid at a time, one vector of entries at a time (VReal, whole registers:
+// the auto-vectoriser shuffled the plain loops' lanes), k inner, the backward recomputing
+// a_k. The weights' gradients are summed per row in a vector each, across its lanes at the
+// row's end, then over the rows in order.
+//
+// lookup_ratio (FIRE's normalised distance): two lookups and a quotient in one pass,
+//   x[e] = sign[e] num[a[e]] / den[b[e]]
+//   dnum[a[e]] += dx[e] sign[e] / den[b[e]],   dden[b[e]] -= dx[e] x[e] / den[b[e]]
+// the scatters in entry order (one thread: their sums' order never changes).
+//
 // The kernels write each output element from exactly one loop iteration in a fixed
 // order, so results are bit-identical for any thread count.
 #include <algorithm>
@@ -33,6 +49,7 @@
 #include <vector>
 
 #include "core/ops.h"
+#include "core/ops/fused_attention_tiles.h"
 #include "core/ops/rotate_rows.h"
 #include "core/parallel.h"
 
@@ -293,6 +310,162 @@ Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
         });
       });
   }, {q, rel});
+}
+
+namespace {
+
+// The m <= kVec values at p as a vector, zeros past m (a whole vector is one load).
+VReal load_partial(const Real* p, int64_t m) {
+  if (m == kVec) return load_vec(p);
+  Real buffer[kVec] = {};
+  for (int64_t l = 0; l < m; ++l) buffer[l] = p[l];
+  return load_vec(buffer);
+}
+// Its first m lanes to p.
+void store_partial(Real* p, VReal v, int64_t m) {
+  if (m == kVec) return store_vec(p, v);
+  for (int64_t l = 0; l < m; ++l) p[l] = v[l];
+}
+
+}  // namespace
+
+Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triangle) {
+  const Tensor& X = t.value(x);
+  ORDO_CHECK(X.rank() == 2, "scalar_mlp: x must be a grid (R, C), got ", X.shape());
+  const int64_t R = X.dim(0), C = X.dim(1);
+  const Shape &s1 = t.shape(w1), &sb1 = t.shape(b1), &s2 = t.shape(w2), &sb2 = t.shape(b2);
+  ORDO_CHECK(s1.rank() == 2 && s1[0] == 1 && s1[1] >= 1, "scalar_mlp: w1 must be (1, K), got ", s1);
+  const int64_t K = s1[1];
+  ORDO_CHECK(sb1 == Shape{K}, "scalar_mlp: b1 must be (K) = (", K, "), got ", sb1);
+  ORDO_CHECK(s2.rank() == 2 && s2[0] == K && s2[1] >= 1, "scalar_mlp: w2 must be (K, H) with K = ", K, ", got ", s2);
+  const int64_t H = s2[1];
+  ORDO_CHECK(sb2 == Shape{H}, "scalar_mlp: b2 must be (H) = (", H, "), got ", sb2);
+  // Row r's computed entries: [0, width(r)), taken one vector (kVec entries) at a time, the
+  // last one zero-padded.
+  auto width = [C, lower_triangle](int64_t r) { return lower_triangle ? std::min(r + 1, C) : C; };
+  Tensor Y = Tensor::empty(Shape{H, R, C});
+  {
+    const Real *xd = X.data(), *w1d = t.value(w1).data(), *b1d = t.value(b1).data();
+    const Real *w2d = t.value(w2).data(), *b2d = t.value(b2).data();
+    Real* yd = Y.data();
+    parallel_for(R, 2 * K * (H + 1) * C, [&](int64_t r) {
+      const int64_t n = width(r);
+      std::vector<VReal> acc(static_cast<size_t>(H));  // y of the chunk, one vector per head
+      for (int64_t i0 = 0; i0 < n; i0 += kVec) {
+        const int64_t m = std::min(kVec, n - i0);
+        const VReal xv = load_partial(xd + r * C + i0, m);
+        for (int64_t h = 0; h < H; ++h) acc[h] = VReal{} + b2d[h];
+        for (int64_t k = 0; k < K; ++k) {
+          const VReal a = w1d[k] * xv + b1d[k];
+          const VReal z = a > 0 ? a : VReal{};
+          for (int64_t h = 0; h < H; ++h) acc[h] += w2d[k * H + h] * z;
+        }
+        for (int64_t h = 0; h < H; ++h) store_partial(yd + (h * R + r) * C + i0, acc[h], m);
+      }
+      for (int64_t h = 0; h < H; ++h) std::fill(yd + (h * R + r) * C + n, yd + (h * R + r + 1) * C, Real(0));
+    });
+  }
+  return t.push("scalar_mlp", std::move(Y), [x, w1, b1, w2, b2, R, C, K, H, width](Tape& t, const Tensor& dY) {
+    const bool want_x = t.needs_grad(x);
+    const bool want_w = t.needs_grad(w1) || t.needs_grad(b1) || t.needs_grad(w2) || t.needs_grad(b2);
+    if (!want_x && !want_w) return;
+    const Real *xd = t.value(x).data(), *w1d = t.value(w1).data(), *b1d = t.value(b1).data();
+    const Real *w2d = t.value(w2).data(), *dy = dY.data();
+    // The weights' gradients, dw1 (K), db1 (K), dw2 (K H), db2 (H): per row in one vector
+    // each, summed across its lanes at the row's end, then over the rows in order below.
+    const int64_t P = 2 * K + K * H + H;
+    std::vector<Real> parts(want_w ? static_cast<size_t>(R * P) : 0);
+    Tensor dX = want_x ? Tensor::empty(Shape{R, C}) : Tensor();
+    parallel_for(R, 4 * K * (H + 2) * C, [&](int64_t r) {
+      const int64_t n = width(r);
+      Real* dxr = want_x ? dX.data() + r * C : nullptr;
+      if (dxr) std::fill(dxr + n, dxr + C, Real(0));  // entries past the triangle get no gradient
+      std::vector<VReal> lanes(want_w ? static_cast<size_t>(P) : 0, VReal{});
+      std::vector<VReal> g(static_cast<size_t>(H));  // dy of the chunk, one vector per head
+      VReal *dw1 = lanes.data(), *db1 = dw1 + K, *dw2 = db1 + K, *db2 = dw2 + K * H;
+      for (int64_t i0 = 0; i0 < n; i0 += kVec) {
+        const int64_t m = std::min(kVec, n - i0);
+        const VReal xv = load_partial(xd + r * C + i0, m);
+        for (int64_t h = 0; h < H; ++h) {
+          g[h] = load_partial(dy + (h * R + r) * C + i0, m);  // zero past m: the padded lanes add nothing
+          if (want_w) db2[h] += g[h];
+        }
+        VReal dx{};
+        for (int64_t k = 0; k < K; ++k) {
+          const VReal a = w1d[k] * xv + b1d[k];
+          VReal s{};  // s_k = [a_k > 0] sum_h w2[k, h] g[h]
+          for (int64_t h = 0; h < H; ++h) s += w2d[k * H + h] * g[h];
+          s = a > 0 ? s : VReal{};
+          dx += w1d[k] * s;
+          if (!want_w) continue;
+          dw1[k] += xv * s;
+          db1[k] += s;
+          const VReal z = a > 0 ? a : VReal{};
+          for (int64_t h = 0; h < H; ++h) dw2[k * H + h] += z * g[h];
+        }
+        if (dxr) store_partial(dxr + i0, dx, m);
+      }
+      if (want_w)
+        for (int64_t j = 0; j < P; ++j) {
+          Real sum = 0;
+          for (int64_t l = 0; l < kVec; ++l) sum += lanes[j][l];
+          parts[r * P + j] = sum;
+        }
+    });
+    if (want_x) t.add_grad(x, std::move(dX));
+    if (!want_w) return;
+    std::vector<Real> total(static_cast<size_t>(P), Real(0));
+    for (int64_t r = 0; r < R; ++r)
+      for (int64_t j = 0; j < P; ++j) total[j] += parts[r * P + j];
+    auto deliver = [&](Var v, int64_t from, int64_t count) {
+      if (!t.needs_grad(v)) return;
+      t.add_grad(v, [&](auto into, Real* d) {
+        for (int64_t j = 0; j < count; ++j) into(d[j], total[from + j]);
+      });
+    };
+    deliver(w1, 0, K);
+    deliver(b1, K, K);
+    deliver(w2, 2 * K, K * H);
+    deliver(b2, 2 * K + K * H, H);
+  }, {x, w1, b1, w2, b2});
+}
+
+Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32& b, const Tensor& sign) {
+  const Tensor &N = t.value(num), &D = t.value(den);
+  ORDO_CHECK(N.rank() == 1 && D.rank() == 1, "lookup_ratio: num and den must be vectors, got ", N.shape(), " and ",
+             D.shape());
+  ORDO_CHECK(b.shape() == a.shape() && sign.shape() == a.shape(), "lookup_ratio: the index grids and the signs must "
+             "have one shape, got ", a.shape(), ", ", b.shape(), " and ", sign.shape());
+  const int64_t n = a.numel(), nn = N.numel(), nd = D.numel();
+  const int32_t *ad = a.data(), *bd = b.data();
+  bool in_range = true;
+  for (int64_t e = 0; e < n; ++e) in_range &= ad[e] >= 0 && ad[e] < nn && bd[e] >= 0 && bd[e] < nd;
+  if (!in_range)
+    for (int64_t e = 0; e < n; ++e)
+      ORDO_CHECK(ad[e] >= 0 && ad[e] < nn && bd[e] >= 0 && bd[e] < nd, "lookup_ratio: entry ", e, " reads num[",
+                 ad[e], "] of ", nn, " and den[", bd[e], "] of ", nd);
+  Tensor X = Tensor::empty(a.shape());
+  {
+    const Real *num_d = N.data(), *den_d = D.data(), *sd = sign.data();
+    Real* xd = X.data();
+    for (int64_t e = 0; e < n; ++e) xd[e] = sd[e] * num_d[ad[e]] / den_d[bd[e]];
+  }
+  // The backward keeps the grids as they are (shared, not copied: core/ops.h says so).
+  return t.push("lookup_ratio", std::move(X), [num, den, a, b, sign, n](Tape& t, const Tensor& dx) {
+    const Real *nd = t.value(num).data(), *dd = t.value(den).data(), *sd = sign.data(), *g = dx.data();
+    const int32_t *ad = a.data(), *bd = b.data();
+    if (t.needs_grad(num))
+      t.add_grad(num, Tape::summed, [&](auto, Real* dnum) {
+        for (int64_t e = 0; e < n; ++e) dnum[ad[e]] += g[e] * sd[e] / dd[bd[e]];
+      });
+    if (t.needs_grad(den))
+      t.add_grad(den, Tape::summed, [&](auto, Real* dden) {
+        for (int64_t e = 0; e < n; ++e) {
+          const Real q = dd[bd[e]];
+          dden[bd[e]] -= g[e] * (sd[e] * nd[ad[e]] / q) / q;
+        }
+      });
+  }, {num, den});
 }
 
 }  // namespace ordo

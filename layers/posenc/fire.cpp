@@ -26,7 +26,10 @@
 // Parameters, core/tape.h), so psi is defined and the denominator at least log(1 + c) > 0:
 // the listing's |.| on m L is then the identity and its eps (1e-6) in the denominator is not
 // needed. The bias is not a function of i - j alone, so it is a full (H, Lq, Lk) tensor;
-// the fused attention takes it with its gradient.
+// the fused attention takes it with its gradient. f runs as one op (core/ops.h scalar_mlp),
+// which recomputes the hidden layer in the backward instead of storing it, and when causal
+// evaluates the pairs j <= i only (the rest are masked; their bias is 0).
+#include <algorithm>
 #include <cmath>
 
 #include "core/ops.h"
@@ -87,14 +90,19 @@ class FireEncoding final : public PositionalEncoding {
     const int64_t L = pos.length;
     const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
     Var c = t.param(c_);
-    Var psi_distance = log1p(t, mul(t, c, t.input(g.distance)));  // (L^2, 1)
+    // psi of each distance and of each reach once (D and L values, not L^2: log1p is the
+    // costly part), then looked up for every (i, j).
+    Var psi_distance = log1p(t, mul(t, c, t.input(g.distances)));  // (D, 1)
     // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
     Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
-    Var reach = add(t, t.input(g.reach), relu(t, sub(t, threshold, t.input(g.reach))));
-    Var psi_reach = log1p(t, mul(t, c, reach));
-    Var x = div(t, mul(t, psi_distance, t.input(g.sign)), psi_reach);  // (L^2, 1), in [-1, 1]
-    Var f = fc2_.forward(t, relu(t, fc1_.forward(t, x)));               // (L^2, H)
-    return AttentionBias{reshape(t, permute(t, f, {1, 0}), Shape{heads_, L, L}), false};
+    Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
+    Var psi_reach = log1p(t, mul(t, c, reach));  // (L, 1)
+    Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{g.distances.numel()}), reshape(t, psi_reach, Shape{L}),
+                         g.distance, g.reach, g.sign);  // (L, L), in [-1, 1]
+    // f, heads first (H, L, L): one op (core/ops.h scalar_mlp), causal: the keys j <= i only.
+    Var f = scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight),
+                       t.param(fc2_.bias), causal_);
+    return AttentionBias{f, false};
   }
 
   std::vector<Parameter*> parameters() override {
@@ -107,23 +115,31 @@ class FireEncoding final : public PositionalEncoding {
   }
 
  private:
-  struct Grid {       // per (i, j), row i * L + j, as (L^2, 1) columns
-    Tensor distance;  // |i - j|
-    Tensor sign;      // sign(i - j): 1, 0 or -1
-    Tensor reach;     // max(i, j); i when causal (keys after i are masked)
+  struct Grid {
+    Tensor distances;   // (D, 1): 0, 1, ..., D - 1, every distance between two positions
+    Tensor reaches;     // (L, 1): the positions, pos.at(k)
+    TensorI32 distance; // (L, L): |pos(i) - pos(j)|, a row of `distances`
+    TensorI32 reach;    // (L, L): the row of `reaches` holding max(pos(i), pos(j)); i when causal
+    Tensor sign;        // (L, L): sign(pos(i) - pos(j)): 1, 0 or -1
   };
 
   // At positions pos.at(i), pos.at(j).
   Grid make_grid(const Positions& pos) const {
     const int64_t L = pos.length;
-    Grid g{Tensor::empty(Shape{L * L, 1}), Tensor::empty(Shape{L * L, 1}), Tensor::empty(Shape{L * L, 1})};
+    int64_t lo = pos.at(0), hi = pos.at(0);
+    for (int64_t i = 1; i < L; ++i) lo = std::min(lo, pos.at(i)), hi = std::max(hi, pos.at(i));
+    const int64_t D = hi - lo + 1;
+    Grid g{Tensor::empty(Shape{D, 1}), Tensor::empty(Shape{L, 1}), TensorI32::empty(Shape{L, L}),
+           TensorI32::empty(Shape{L, L}), Tensor::empty(Shape{L, L})};
+    for (int64_t d = 0; d < D; ++d) g.distances[d] = static_cast<Real>(d);
+    for (int64_t k = 0; k < L; ++k) g.reaches[k] = static_cast<Real>(pos.at(k));
     for (int64_t i = 0; i < L; ++i)
       for (int64_t j = 0; j < L; ++j) {
         const int64_t r = i * L + j;
         const int64_t pi = pos.at(i), pj = pos.at(j);
-        g.distance[r] = static_cast<Real>(pi > pj ? pi - pj : pj - pi);
+        g.distance[r] = static_cast<int32_t>(pi > pj ? pi - pj : pj - pi);
         g.sign[r] = static_cast<Real>(pi > pj ? 1 : (pi < pj ? -1 : 0));
-        g.reach[r] = static_cast<Real>(causal_ ? pi : std::max(pi, pj));
+        g.reach[r] = static_cast<int32_t>(causal_ || pi >= pj ? i : j);
       }
     return g;
   }

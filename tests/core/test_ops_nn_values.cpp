@@ -1,11 +1,13 @@
 // tests/core/test_ops_nn_values.cpp: float32 values of the softmax family, cross-entropy,
-// layernorm, embedding and dropout: hand-computed numbers, invariants, error messages and
+// layernorm, embedding, dropout and FIRE's scalar_mlp: hand-computed numbers, invariants, error messages and
 // bit-identical results for 1 and 2 threads.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <omp.h>
+#include <utility>
 
 #include "core/ops.h"
 #include "core/rng.h"
@@ -561,4 +563,46 @@ TEST_CASE("linear's bias gradient is the column sum of dy, with and without dx, 
         }
       }
     }
+}
+
+TEST_CASE("scalar_mlp (FIRE's MLP) in float32: the composition's values, zeros above the triangle, the same bits on 1 and 2 threads",
+          "[ops][fire]") {
+  const int64_t R = 96, C = 96, K = 32, H = 4;
+  Tensor x = random_tensor(Shape{R, C}, 301, 0, 1), w1 = random_tensor(Shape{1, K}, 302, -1, 1);
+  Tensor b1 = random_tensor(Shape{K}, 303), w2 = random_tensor(Shape{K, H}, 304), b2 = random_tensor(Shape{H}, 305);
+  Tensor dy = random_tensor(Shape{H, R, C}, 306);
+  for (bool lower : {false, true}) {
+    INFO("lower triangle " << lower);
+    struct Out { Tensor y, dx, dw1, db1, dw2, db2; };
+    auto run = [&] {
+      Parameter px("x", x.clone()), p1("w1", w1.clone()), q1("b1", b1.clone()), p2("w2", w2.clone()), q2("b2", b2.clone());
+      Tape t;
+      Var y = scalar_mlp(t, t.param(px), t.param(p1), t.param(q1), t.param(p2), t.param(q2), lower);
+      Out o{t.value(y).clone(), {}, {}, {}, {}, {}};
+      t.backward(sum(t, mul(t, y, t.input(dy))));
+      o.dx = px.grad, o.dw1 = p1.grad, o.db1 = q1.grad, o.dw2 = p2.grad, o.db2 = q2.grad;
+      return o;
+    };
+    Out one, two;
+    with_threads(1, [&] { one = run(); });
+    with_threads(2, [&] { two = run(); });
+    for (auto [a, b] : {std::pair{&one.y, &two.y}, {&one.dx, &two.dx}, {&one.dw1, &two.dw1}, {&one.db1, &two.db1},
+                        {&one.dw2, &two.dw2}, {&one.db2, &two.db2}})
+      REQUIRE(bit_equal(*a, *b));
+    // Each entry as the definition reads, in double.
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t r = 0; r < R; ++r)
+        for (int64_t c = 0; c < C; ++c) {
+          double want = 0;
+          if (!lower || c <= r) {
+            want = b2[h];
+            for (int64_t k = 0; k < K; ++k)
+              want += double(w2[k * H + h]) * std::max(0.0, double(w1[k]) * x[r * C + c] + b1[k]);
+          }
+          REQUIRE(std::fabs(one.y[(h * R + r) * C + c] - want) <= 1e-5 * (1 + std::fabs(want)));
+        }
+    if (lower)  // no gradient above the triangle
+      for (int64_t r = 0; r < R; ++r)
+        for (int64_t c = r + 1; c < C; ++c) REQUIRE(one.dx[r * C + c] == 0);
+  }
 }

@@ -1,5 +1,5 @@
 // tests/gradcheck/test_posenc_grad.cpp: float64 gradient checks of the positional ops
-// (rotate_pairs, polar, expand_relative, clamp) and of the learned encodings through their
+// (rotate_pairs, polar, scalar_mlp, lookup_ratio, expand_relative, clamp) and of the learned encodings through their
 // hooks (the t5 bias table, the learned position table, rope's and pope's rotate hooks).
 #include <catch2/catch.hpp>
 
@@ -61,6 +61,72 @@ TEST_CASE("polar gradients (magnitudes, and the phase summed over rows)", "[pose
         return matmul(t, y, v[2], false, true);
       },
       {uniform({B, L, D}, 52, 0.1, 2), uniform({D}, 53, -6, 0), uniform({B, L, 2 * D}, 54)}));
+}
+
+namespace {
+
+// scalar_mlp's reference: linear (1 -> K), relu, linear (K -> H) on the (R C, 1) column, the
+// heads moved first, and with lower_triangle the entries c > r zeroed.
+Var scalar_mlp_composed(Tape& t, const std::vector<Var>& v, bool lower_triangle) {
+  const Shape xs = t.shape(v[0]);
+  const int64_t R = xs[0], C = xs[1], H = t.shape(v[3])[1];
+  Var col = reshape(t, v[0], Shape{R * C, 1});
+  Var hidden = relu(t, add(t, matmul(t, col, v[1]), v[2]));
+  Var y = add(t, matmul(t, hidden, v[3]), v[4]);  // (R C, H)
+  y = reshape(t, permute(t, y, {1, 0}), Shape{H, R, C});
+  if (!lower_triangle) return y;
+  Tensor keep = Tensor::zeros(Shape{1, R, C});
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t c = 0; c <= std::min(r, C - 1); ++c) keep[r * C + c] = 1;
+  return mul(t, y, t.input(keep));
+}
+
+}  // namespace
+
+TEST_CASE("scalar_mlp (FIRE's MLP): gradients, and the composition of linear, relu, linear", "[posenc][gradcheck]") {
+  for (bool lower : {false, true})
+    for (auto [R, C, K, H] : std::vector<std::array<int64_t, 4>>{{1, 1, 1, 1}, {4, 4, 3, 2}, {5, 3, 4, 3}, {3, 7, 2, 1}}) {
+      INFO("R " << R << " C " << C << " K " << K << " H " << H << " lower triangle " << lower);
+      const uint64_t seed = static_cast<uint64_t>(60 + 10 * R + C + 3 * lower);
+      const std::vector<Tensor> inputs = {uniform({R, C}, seed, 0, 1), uniform({1, K}, seed + 1, -2, 2),
+                                          uniform({K}, seed + 2), uniform({K, H}, seed + 3), uniform({H}, seed + 4)};
+      REQUIRE_GRADS_OK(check_gradients(
+          [&](Tape& t, const std::vector<Var>& v) { return scalar_mlp(t, v[0], v[1], v[2], v[3], v[4], lower); },
+          inputs));
+      // Values and every gradient as the composition's, to rounding.
+      auto run = [&](bool fused) {
+        std::vector<Parameter> ps;
+        for (size_t i = 0; i < inputs.size(); ++i) ps.emplace_back("p" + std::to_string(i), inputs[i].clone());
+        Tape t;
+        std::vector<Var> v;
+        for (Parameter& p : ps) v.push_back(t.param(p));
+        Var y = fused ? scalar_mlp(t, v[0], v[1], v[2], v[3], v[4], lower) : scalar_mlp_composed(t, v, lower);
+        std::vector<Tensor> out = {t.value(y).clone()};
+        t.backward(sum(t, mul(t, y, t.input(uniform(t.shape(y), seed + 5)))));
+        for (Parameter& p : ps) out.push_back(p.grad);
+        return out;
+      };
+      const auto fused = run(true), composed = run(false);
+      for (size_t i = 0; i < fused.size(); ++i) {
+        INFO("output or gradient " << i << ": max abs diff " << max_abs_diff(fused[i], composed[i]));
+        REQUIRE(fused[i].shape() == composed[i].shape());
+        REQUIRE(max_abs_diff(fused[i], composed[i]) <= 1e-12);
+      }
+    }
+}
+
+TEST_CASE("lookup_ratio (FIRE's normalised distance): values by hand and gradients", "[posenc][gradcheck]") {
+  // Indices repeat (the scatters add) and one entry of num is never read.
+  const TensorI32 a = TensorI32::from(Shape{2, 3}, {0, 1, 2, 1, 0, 0});
+  const TensorI32 b = TensorI32::from(Shape{2, 3}, {0, 0, 1, 1, 1, 0});
+  const Tensor sign = Tensor::from(Shape{2, 3}, {1, -1, 0, 1, 1, -1});
+  Parameter num("num", Tensor::from(Shape{4}, {0.5, 2, 3, 7})), den("den", Tensor::from(Shape{2}, {2, 4}));
+  Tape t;
+  Var x = lookup_ratio(t, t.param(num), t.param(den), a, b, sign);
+  CHECK(t.value(x).to_vector() == std::vector<Real>{0.25, -1, 0, 0.5, 0.125, -0.25});
+  REQUIRE_GRADS_OK(check_gradients(
+      [&](Tape& t, const std::vector<Var>& v) { return lookup_ratio(t, v[0], v[1], a, b, sign); },
+      {uniform({4}, 71, -2, 2), uniform({2}, 72, 0.5, 2)}));
 }
 
 TEST_CASE("clamp passes the gradient inside its bounds and at them, and none outside", "[posenc][gradcheck]") {
