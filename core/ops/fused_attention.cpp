@@ -2,8 +2,8 @@
 //
 // q, k, v and the output are (B, L, H, d): the layout the projections produce, so the
 // attention layer reshapes instead of permuting (4 permutes per layer were 6% of a tiny
-// step). One (b, h) pair reads its rows of q, k, v with stride H d. Packed sequences
-// (fused_attention_packed) are (T, H, d) with sequence b a run of lengths[b] rows: the same
+// step). One (b, h) pair reads its rows of q, k with stride H d (v: H d_v). Packed sequences
+// (fused_attention_packed) are (T, H, d) (v: (T, H, d_v)) with sequence b a run of lengths[b] rows: the same
 // kernels, over that sequence's rows only (AttentionGeometry::starts).
 //
 // For one (batch entry b, head h), with q, k (L, d), v (L, d_v) and scale s (d_v may differ

@@ -99,7 +99,7 @@ struct PairAt {
   const KernelPlan& p;
   int64_t b, h;
   int64_t L;              // the pair's query rows (p.rows(b))
-  int64_t o;              // offset of its row 0 in q, k, v (rows p.ld apart)
+  int64_t o;              // offset of its row 0 in q and k (rows p.ld apart; v: p.value_offset)
   const Real* factor;     // SSMax: f_t = s_h log n_t of every row t; null without SSMax
 };
 
