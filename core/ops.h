@@ -277,6 +277,30 @@ Var stickbreaking_attention_packed(Tape& t, Var q, Var k, Var v, const std::vect
 Var stickbreaking_attention_reference(Tape& t, Var q, Var k, Var v, const std::vector<int32_t>& key_lengths,
                                       const AttentionMask& mask, StickBreakingRule rule, Real scale);
 
+// ---- CoPE attention (core/ops/cope_attention.cpp) ----------------------------------------------
+// The softmax attention of CoPE (Golovneva et al. 2024; docs/spec.md §2.12): for query t and
+// its visible keys j (mask, key_lengths; mask must be causal), with z_tj = scale q_t . k_j,
+//   p_tj = min(sum_{l = j..t, l visible} sigmoid(z_tl), P - 1)
+//   c_tj = q_t . e[p_tj],  e[p] = (1 - w) e[floor p] + w e[ceil p],  w = p - floor p
+//   out_t = sum_j softmax_j(z_tj + c_tj) v_j
+// q, k, v (B, L, H, d_h) and e (P, d_h), or packed (T, H, d_h) as fused_attention_packed.
+// O(L) memory: nothing of size L^2 is kept, the backward recomputes each tile of rows. A
+// query that sees no key outputs zeros.
+Var cope_attention(Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& key_lengths,
+                   const AttentionMask& mask, Real scale);
+Var cope_attention_packed(Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& lengths, int64_t L,
+                          const AttentionMask& mask, Real scale);
+// CoPE's logit term c (above) from q (B, H, L, d_h) heads outer, the logits z (B, H, L, L),
+// e (P, d_h) and the gates' mask (1 where key j counts for query t: broadcast to z's shape),
+// composed from tape ops (core/ops/cope_reference.cpp): the unfused path's term
+// (layers/posenc/cope.cpp) and the reference below.
+Var cope_logit_term(Tape& t, Var q, Var scores, Var e, const Tensor& gate_mask);
+// The reference (core/ops/cope_reference.cpp): cope_attention's arguments, composed from
+// tape ops as the formulas read (the logits, the term above, softmax, the values), so its
+// gradients are the tape's. What the tests hold the kernel to; not for training.
+Var cope_attention_reference(Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& key_lengths,
+                             const AttentionMask& mask, Real scale);
+
 // ---- PaTH attention (core/ops/path_attention.cpp) ----------------------------------------------
 // softmax over the logits z_tj = scale q_t^T H_t H_{t-1} ... H_{j+1} k_j of the visible keys
 // j <= t, H_l = I - beta_l w_l w_l^T (Yang et al. 2025; docs/spec.md §2.20), times v: q, k, v,

@@ -171,7 +171,10 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   bool needs_logits = false;
   for (auto& e : encodings_) {
     biases.push_back(e->bias(t, pos));
-    needs_logits = needs_logits || encoding_info(e->name()).needs_logits;
+    // A contextual term's own kernel takes neither SSMax nor a window that hides a key
+    // (cope_attention counts the visible keys only, the composition every earlier one).
+    const bool windowed = cfg_.window > 0 && cfg_.window < Lx;
+    needs_logits = needs_logits || (encoding_info(e->name()).needs_logits && (cfg_.log_length_scale || windowed));
   }
   auto bias_of = [&](const PositionalEncoding* e) {
     for (size_t i = 0; i < encodings_.size(); ++i)
@@ -182,7 +185,7 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   AttentionInputs in;
   in.positions = &pos;
   in.visible = AttentionMask(cfg_.causal, cfg_.window);
-  in.fused = cfg_.fused_attention && !needs_logits;  // a contextual term needs the logits
+  in.fused = cfg_.fused_attention && !needs_logits;  // a contextual term may need the logits
   in.fused_rotation = cfg_.fused_epilogues;
   // Packed rows: with padding, the blocks run on the real rows only (T = sum of the lengths,
   // not B L): padded rows never influence real ones (their keys are masked, their outputs

@@ -16,10 +16,10 @@
 // q . e[ceil p] rather than the embeddings is the same term and costs one (.., P) product
 // per query, as the authors compute it.
 //
-// Everything is composed from tape ops (sigmoid, suffix_sum_last, matmul, relu, gather_last),
-// so the gradient reaches q, k (through the gates and the term) and e. The suffix sums run
-// along each row from its end (O(L) work per row, where a product with an (L, L) triangle of
-// ones costs O(L^2) and holds the triangle).
+// The fused path hands e to CoPE's own kernel (core/ops.h cope_attention: the softmax with
+// the term, O(L) memory); the unfused path (attention maps, SSMax, a window) adds the term
+// composed from tape ops (core/ops.h cope_logit_term) to its logits. Either way the gradient
+// reaches q, k (through the gates and the term) and e.
 #include <cmath>
 
 #include "core/ops.h"
@@ -48,10 +48,11 @@ class CopeEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "cope"; }
 
-  AttentionForm form(Tape&, const LayerInput& in) override {
-    return SoftmaxForm{.contextual = [this, layer = in.layer](Tape& t, Var q, Var /*k*/, Var scores) {
-      return term(t, q, scores, layer);
-    }};
+  AttentionForm form(Tape& t, const LayerInput& in) override {
+    const Var e = t.param(tables_->at(in.layer));
+    return SoftmaxForm{.contextual_table = e, .contextual = [this, e](Tape& tape, Var q, Var /*k*/, Var scores) {
+                         return term(tape, q, scores, e);
+                       }};
   }
 
   std::vector<Parameter*> parameters() override {
@@ -61,54 +62,24 @@ class CopeEncoding final : public PositionalEncoding {
   }
 
  private:
-  // The layer's term from q (B, H, L, d_h) and the logits scores (B, H, L, L).
-  Var term(Tape& t, Var q, Var scores, int64_t layer) {
-    const Shape sq = t.shape(q), ss = t.shape(scores);  // copies: the tape grows below
+  // The layer's term from q (B, H, L, d_h) and the logits scores (B, H, L, L): the gates count
+  // the keys j <= i (core/ops.h cope_logit_term).
+  Var term(Tape& t, Var q, Var scores, Var e) {
+    const Shape sq = t.shape(q);
     ORDO_CHECK(sq.rank() == 4 && sq[3] == d_head_, "cope: q must be (B, H, L, ", d_head_, "), got ", sq);
-    const int64_t B = sq[0], H = sq[1], L = sq[2], rows = B * H * L;
-    ORDO_CHECK(ss == (Shape{B, H, L, L}), "cope: scores must be (", B, ", ", H, ", ", L, ", ", L, "), got ", ss);
-    Parameter& table = tables_->at(layer);
-    const Constants& c = constants_.get(L, [&] { return make_constants(L); });
-
-    // p[r, j] = sum_{t >= j} g[r, t], the gates zero above the diagonal: sum_{t=j..i}.
-    Var gates = reshape(t, mul(t, sigmoid(t, scores), t.input(c.lower)), Shape{rows, L});
-    Var p = suffix_sum_last(t, gates);                                // (rows, L)
-    Var last = t.input(c.last);                                       // P - 1
-    Var clamped = sub(t, last, relu(t, sub(t, last, p)));             // min(p, P - 1)
-
-    const Tensor& pv = t.value(clamped);
-    TensorI32 lo = TensorI32::empty(Shape{rows, L}), hi = TensorI32::empty(Shape{rows, L});
-    Tensor floor = Tensor::empty(Shape{rows, L});
-    for (int64_t i = 0; i < rows * L; ++i) {
-      const Real f = std::floor(std::max(pv[i], Real(0)));
-      floor[i] = f;
-      lo[i] = static_cast<int32_t>(f);
-      hi[i] = static_cast<int32_t>(std::min<Real>(std::ceil(pv[i]), static_cast<Real>(P_ - 1)));
-    }
-    // q . e[k] for every integer position k: (rows, P), then the two neighbours of p.
-    Var at_integers = matmul(t, reshape(t, q, Shape{rows, d_head_}), t.param(table),
-                             false, true);
-    Var below = gather_last(t, at_integers, lo), above = gather_last(t, at_integers, hi);
-    Var w = sub(t, clamped, t.input(floor));                          // p - floor p, carries p's gradient
-    Var term = add(t, below, mul(t, w, sub(t, above, below)));
-    return reshape(t, term, Shape{B, H, L, L});
-  }
-
-  struct Constants {
-    Tensor lower;  // (L, L): 1 where key <= query
-    Tensor last;   // (1, 1): P - 1
-  };
-
-  Constants make_constants(int64_t L) const {
-    Constants c{Tensor::zeros(Shape{L, L}), Tensor::from(Shape{1, 1}, {static_cast<Real>(P_ - 1)})};
-    for (int64_t i = 0; i < L; ++i)
-      for (int64_t j = 0; j <= i; ++j) c.lower[i * L + j] = 1;
-    return c;
+    const int64_t L = sq[2];
+    const Tensor& lower = lower_.get(L, [&] {
+      Tensor c = Tensor::zeros(Shape{L, L});
+      for (int64_t i = 0; i < L; ++i)
+        for (int64_t j = 0; j <= i; ++j) c[i * L + j] = 1;
+      return c;
+    });
+    return cope_logit_term(t, q, scores, e, lower);
   }
 
   int64_t P_, d_head_ = 0;
   std::optional<PerLayer<Parameter>> tables_;  // e (P, d_h) of each block that uses cope
-  TableCache<int64_t, Constants> constants_;        // by length
+  TableCache<int64_t, Tensor> lower_;           // (L, L): 1 where key <= query, by length
 };
 
 }  // namespace

@@ -156,10 +156,13 @@ struct SoftmaxForm {
   std::optional<Var> log_forget_gates = {};
   // Transformer-XL (transformer_xl.cpp).
   std::optional<RelativeKeyTerm> relative_keys = {};
-  // CoPE: a (B, H, L, L) term from the layer's q, k (B, H, L, d_h) and its logits
-  // q k^T / sqrt(d_h) (B, H, L, L) before any other term (cope.cpp). It needs the logits
-  // formed: the encoding says so in EncodingInfo::needs_logits, and the model then takes
-  // the unfused path.
+  // CoPE (cope.cpp): its position table e (P, d_h), which the fused path hands to its own
+  // kernel (core/ops.h cope_attention); and the same term for the unfused path, a (B, H, L, L)
+  // term from the layer's q, k (B, H, L, d_h) and its logits q k^T / sqrt(d_h) (B, H, L, L)
+  // before any other term. With SSMax or a window that hides a key the kernel does not
+  // apply: the encoding says so in EncodingInfo::needs_logits, and the model then takes the
+  // unfused path.
+  std::optional<Var> contextual_table = {};
   std::function<Var(Tape&, Var q, Var k, Var scores)> contextual = {};
 };
 
@@ -257,7 +260,9 @@ struct EncodingInfo {
   // refuses the flag with it.
   bool has_softmax = true;
   // Its softmax form has a contextual term (SoftmaxForm::contextual), which needs the logits
-  // formed: a model with it takes the unfused attention (O(L^2) per layer).
+  // formed when its own kernel does not apply (core/ops.h cope_attention takes no SSMax and
+  // no window that hides a key): a model with it and either takes the unfused attention
+  // (O(L^2) per layer).
   bool needs_logits = false;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;

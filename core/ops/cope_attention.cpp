@@ -1,0 +1,330 @@
+// core/ops/cope_attention.cpp: CoPE's softmax attention (Golovneva et al. 2024,
+// arXiv 2405.18719; docs/spec.md §2.12) in O(L) memory: the kernel. core/ops/cope_reference.cpp
+// composes the same formulas from tape ops; the tests hold this kernel to it, forward and
+// backward.
+//
+// For one (batch entry b, head h), query t and its visible keys j, z_j = s q_t . k_j and
+//   g_j = sigmoid(z_j),   p_j = min(C_j, P - 1),   C_j = sum_{l >= j visible} g_l
+//   c_j = Q[lo_j] + w_j (Q[hi_j] - Q[lo_j]),   Q[n] = q_t . e[n],  lo = floor p, hi = ceil p,
+//         w = p - lo
+//   A_tj = softmax_j(z_j + c_j),   O_t = sum_j A_tj v_j
+// and backward, with G_j = dO_t . v_j and D = sum_j A_tj G_j:
+//   dx_j = A_tj (G_j - D)                         the logit's gradient
+//   dQ[lo_j] += dx_j (1 - w_j),  dQ[hi_j] += dx_j w_j
+//   dp_j = dx_j (Q[hi_j] - Q[lo_j])               (0 when clamped: lo = hi = P - 1)
+//   dz_j = dx_j + g_j (1 - g_j) sum_{m <= j} dp_m   (p_m counts g_j for every m <= j)
+// then dq_t = s sum_j dz_j k_j + sum_n dQ[n] e[n],  dk_j += s dz_j q_t,  dv_j += A_tj dO_t,
+// de[n] += dQ[n] q_t.
+//
+// How it is fast: as stick-breaking's kernel (core/ops/stickbreaking_attention.cpp), a tile
+// of up to kTile queries and the key rows any of them sees are taken at once, key-major
+// (row = key, column = query), so that
+//   - z^T = (s K) q^T, Q^T = E q^T (only the positions a tile's sums can reach, at most its
+//     key count + 1) and every product of the backward are tile_product calls;
+//   - the suffix sums C walk the key rows from the farthest visible key down (the reference's
+//     order, a row summed from its end) and the backward's sums of dp the other way, one
+//     vector of queries per step;
+//   - the softmax of a query is over its whole row, held in the tile: no running rescale.
+// A pair (b, h) is one loop iteration, its tiles in order, and e's gradient is summed over
+// the pairs in order afterwards, so the result has the same bits for any thread count. It
+// differs from the reference in the last bits (docs/spec.md §2.12): the logits are summed
+// in the product's order over s k rather than s (q . k), the sigmoid shares e^-|z| between
+// its two forms, and the exponentials are core/fastmath.h's (float32).
+//
+// Memory: per thread, the pair's s k, v and e (zero-padded rows), its dk, dv and de sums and
+// a few (L x kTile) tiles: O(L kTile + P d), nothing of size L^2.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "core/fastmath.h"
+#include "core/ops.h"
+#include "core/ops/attention_geometry.h"
+#include "core/ops/fused_attention_tiles.h"
+#include "core/ops/query_tiles.h"
+#include "core/parallel.h"
+
+namespace ordo {
+namespace {
+
+struct CopePlan : AttentionGeometry {
+  Real scale = 1;
+  int64_t P = 1;  // e's rows
+
+  // The keys query t sees: [lo, hi).
+  std::pair<int64_t, int64_t> keys(int64_t b, int64_t t) const {
+    const int64_t lo = mask.key_begin(t);
+    return {lo, std::max(mask.key_end(t, key_lengths[b]), lo)};
+  }
+};
+
+CopePlan cope_plan(const char* op, Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& lengths,
+                   std::optional<int64_t> packed_L, const AttentionMask& mask, Real scale) {
+  CopePlan p{packed_L ? AttentionGeometry::packed(op, t.shape(q), t.shape(k), t.shape(v), lengths, *packed_L, mask)
+                      : AttentionGeometry::padded(op, t.shape(q), t.shape(k), t.shape(v), lengths, mask),
+             scale, 1};
+  ORDO_CHECK(p.mask.causal, op, ": CoPE counts the keys up to the query: it needs a causal mask");
+  ORDO_CHECK(std::isfinite(static_cast<double>(scale)), op, ": scale must be finite, got ", scale);
+  const Shape& se = t.shape(e);
+  ORDO_CHECK(se.rank() == 2 && se[1] == p.d && se[0] >= 1, op, ": e must be (P, ", p.d, ") with P >= 1, got ", se);
+  p.P = se[0];
+  return p;
+}
+
+// The per-thread buffers of one pair: s k, v as (Lk, dp) rows and e as (Pm, dp) rows, zero
+// past the real ones; the backward's dk, dv, de sums the same way; key-major tiles (Lk, kTile)
+// and position-major ones (Pm, kTile); query tiles (dp, kTile) and (kTile, dp).
+struct CopeBuffers {
+  int64_t Lk = 0, dp = 0, Pm = 0;
+  Real *k = nullptr, *v = nullptr, *e = nullptr;
+  Real *zt = nullptr, *at = nullptr, *qet = nullptr;  // z^T then the logits, A^T, Q^T
+  Real *gate = nullptr, *w = nullptr;                 // backward: g^T and w^T
+  int32_t *lo = nullptr, *hi = nullptr;               // backward: floor p, ceil p (clamped)
+  Real *dt = nullptr, *dqet = nullptr;                // backward: G^T then dz^T; dQ^T
+  Real *dk = nullptr, *dv = nullptr, *de = nullptr;   // backward sums
+  Real *qt = nullptr, *dot = nullptr;                 // q^T, dO^T (dp, kTile)
+  Real *qs = nullptr, *qu = nullptr, *dos = nullptr, *out = nullptr;  // s q, q, dO, a product (kTile, dp)
+
+  CopeBuffers(const CopePlan& p, bool backward) {
+    // klo + mk <= L + kMR - 1 key rows are read: round L up and add a vector of rows.
+    Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec), Pm = round_up(p.P, kMR);
+    const int64_t pair = Lk * dp, tile = Lk * kTile, ptile = Pm * kTile, rows = kTile * dp, cols = dp * kTile;
+    const int64_t n = 2 * pair + Pm * dp + 2 * tile + ptile + 4 * rows + 2 * cols +
+                      (backward ? 2 * pair + Pm * dp + 3 * tile + ptile : 0);
+    thread_local std::vector<Real> buffer;
+    thread_local std::vector<int32_t> indices;
+    if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
+    if (backward && indices.size() < static_cast<size_t>(2 * tile)) indices.resize(static_cast<size_t>(2 * tile));
+    Real* at_ = buffer.data();
+    auto take = [&at_](int64_t m) { Real* r = at_; at_ += m; return r; };
+    k = take(pair), v = take(pair), e = take(Pm * dp), zt = take(tile), at = take(tile), qet = take(ptile);
+    qt = take(cols), dot = take(cols), qs = take(rows), qu = take(rows), dos = take(rows), out = take(rows);
+    if (backward) {
+      gate = take(tile), w = take(tile), dt = take(tile), dqet = take(ptile);
+      dk = take(pair), dv = take(pair), de = take(Pm * dp);
+      lo = indices.data(), hi = indices.data() + tile;
+    }
+  }
+};
+
+// The logits z + c over the tile's key rows, in place of z^T, from the farthest visible key
+// down (C, the gates' suffix sum, in that order); -inf where a query does not see a key.
+// Q^T holds q . e[n] for n < the positions the sums reach. With kBackward, the gates, w and
+// the two positions of every (key, query) are kept for the backward (g = 0 where unseen).
+// Each key row is two loops over the queries that the compiler vectorises: the gates, their
+// sums and the positions, then the gathers of Q^T.
+template <bool kBackward>
+ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuffers& bf) {
+  const Real last = static_cast<Real>(p.P - 1);
+  const int64_t n = tl.nqp;
+  Real C[kTile], first[kTile], end[kTile], g_row[kTile], w_row[kTile], below[kTile], above[kTile];
+  int32_t lo_row[kTile], hi_row[kTile];
+  for (int64_t i = 0; i < kTile; ++i) {
+    C[i] = 0;
+    first[i] = static_cast<Real>(tl.lo[i]), end[i] = static_cast<Real>(tl.hi[i]);
+  }
+  const Real* __restrict qet = bf.qet;
+  for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
+    const Real j = static_cast<Real>(tl.klo + jj);
+    Real* __restrict z = bf.zt + jj * kTile;
+    Real* __restrict g = kBackward ? bf.gate + jj * kTile : g_row;
+    Real* __restrict w = kBackward ? bf.w + jj * kTile : w_row;
+    int32_t* __restrict lo = kBackward ? bf.lo + jj * kTile : lo_row;
+    int32_t* __restrict hi = kBackward ? bf.hi + jj * kTile : hi_row;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool sees = (j >= first[i]) & (j < end[i]);
+      const Real u = exp2_nonpositive(-kLog2e * std::fabs(z[i]));
+      const Real r = Real(1) / (Real(1) + u);
+      const Real gi = sees ? (z[i] >= 0 ? r : u * r) : Real(0);  // sigmoid(z): r or e^-|z| r
+      C[i] += gi;
+      g[i] = gi;
+      const Real pos = std::min(C[i], last), f = std::floor(pos);
+      w[i] = pos - f;
+      lo[i] = static_cast<int32_t>(f), hi[i] = static_cast<int32_t>(std::min(std::ceil(pos), last));
+    }
+    for (int64_t i = 0; i < n; ++i) {  // the gathers, one lane at a time (GCC's tuning for Zen declines vector gathers)
+      below[i] = qet[lo[i] * kTile + i];
+      above[i] = qet[hi[i] * kTile + i];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const bool sees = (j >= first[i]) & (j < end[i]);
+      z[i] = sees ? z[i] + (below[i] + w[i] * (above[i] - below[i])) : -std::numeric_limits<Real>::infinity();
+    }
+  }
+}
+
+// A^T from the logits: each query's softmax over its visible keys (0 elsewhere, and for a
+// query that sees none). Rows past nk of A^T are zeroed.
+ORDO_WIDE_LOOPS void cope_softmax(const QueryTile& tl, const Real* __restrict xt, Real* __restrict at) {
+  Real m[kTile], l[kTile];
+  std::fill(m, m + kTile, -std::numeric_limits<Real>::infinity());
+  std::fill(l, l + kTile, Real(0));
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) m[i] = std::max(m[i], xt[jj * kTile + i]);
+  for (int64_t i = 0; i < tl.nqp; ++i) m[i] = m[i] == -std::numeric_limits<Real>::infinity() ? Real(0) : m[i];
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) {
+      const Real a = exp2_nonpositive(kLog2e * (xt[jj * kTile + i] - m[i]));  // -inf: 0
+      at[jj * kTile + i] = a;
+      l[i] += a;
+    }
+  for (int64_t i = 0; i < tl.nqp; ++i) l[i] = l[i] > 0 ? Real(1) / l[i] : Real(0);
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) at[jj * kTile + i] *= l[i];
+  std::fill(at + tl.nk * kTile, at + tl.mk * kTile, Real(0));
+}
+
+// dz^T in place of G^T, and dQ^T (its first pm rows written), from A^T, the gates and the
+// positions kept by cope_logits<true>. The sums of dp walk the key rows from klo up, so that
+// key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
+// vectorised loop (dx, dp with the gathers of Q^T, the sums, dz), then the scatter into dQ^T.
+ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, CopeBuffers& bf) {
+  const int64_t n = tl.nqp;
+  Real D[kTile], Dp[kTile], dx_row[kTile], slope[kTile];
+  std::fill(D, D + kTile, Real(0));
+  std::fill(Dp, Dp + kTile, Real(0));
+  const Real* __restrict at = bf.at;
+  const Real* __restrict qet = bf.qet;
+  Real* __restrict dt = bf.dt;
+  Real* __restrict dqet = bf.dqet;
+  for (int64_t jj = 0; jj < tl.nk; ++jj)
+    for (int64_t i = 0; i < n; ++i) D[i] += at[jj * kTile + i] * dt[jj * kTile + i];
+  std::fill(dqet, dqet + pm * kTile, Real(0));
+  for (int64_t jj = 0; jj < tl.nk; ++jj) {
+    const int64_t r = jj * kTile;
+    const Real* __restrict w = bf.w + r;
+    const Real* __restrict g = bf.gate + r;
+    const int32_t* __restrict lo = bf.lo + r;
+    const int32_t* __restrict hi = bf.hi + r;
+    for (int64_t i = 0; i < n; ++i) slope[i] = qet[hi[i] * kTile + i] - qet[lo[i] * kTile + i];  // gathers
+    for (int64_t i = 0; i < n; ++i) {
+      const Real dx = at[r + i] * (dt[r + i] - D[i]);
+      dx_row[i] = dx;
+      Dp[i] += dx * slope[i];
+      dt[r + i] = dx + Dp[i] * (g[i] * (Real(1) - g[i]));
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      dqet[lo[i] * kTile + i] += dx_row[i] * (Real(1) - w[i]);
+      dqet[hi[i] * kTile + i] += dx_row[i] * w[i];
+    }
+  }
+  std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
+}
+
+// The rows of Q^T a tile needs: p <= C <= its key count, so positions 0 .. min(P - 1, nk),
+// rounded up to the register block (e's padding rows are zero).
+int64_t cope_positions(const CopePlan& p, const QueryTile& tl) {
+  return round_up(std::min<int64_t>(p.P, tl.nk + 1), kMR);
+}
+
+// q^T into bf.qt, z^T = (s K) q^T and Q^T = E q^T, then the logits (cope_logits).
+template <bool kBackward>
+void cope_tile_forward(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf) {
+  copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, bf.qt, tl.nqp);
+  tile_product(false, tl.mk, tl.nqp, p.d, bf.k + tl.klo * bf.dp, bf.dp, 1, bf.qt, kTile, bf.zt, kTile);
+  tile_product(false, cope_positions(p, tl), tl.nqp, p.d, bf.e, bf.dp, 1, bf.qt, kTile, bf.qet, kTile);
+  cope_logits<kBackward>(p, tl, bf);
+  cope_softmax(tl, bf.zt, bf.at);
+}
+
+// The pair's s k and v, and e, as zero-padded rows.
+void cope_load_pair(const CopePlan& p, int64_t rows, const Real* k, const Real* v, const Real* e, CopeBuffers& bf) {
+  copy_padded(k, rows, p.d, p.ld, p.scale, bf.k, bf.Lk, bf.dp);
+  copy_padded(v, rows, p.d, p.ld, Real(1), bf.v, bf.Lk, bf.dp);
+  copy_padded(e, p.P, p.d, p.d, Real(1), bf.e, bf.Pm, bf.dp);
+}
+
+Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
+  const Tensor& Q = t.value(q);
+  Tensor O = Tensor::empty(Q.shape());
+  const Real *qd = Q.data(), *kd = t.value(k).data(), *vd = t.value(v).data(), *ed = t.value(e).data();
+  Real* od = O.data();
+  parallel_for(p.B * p.H, 2 * p.L * (p.L + p.P) * p.d + 1, [&](int64_t bh) {
+    const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
+    CopeBuffers bf(p, false);
+    cope_load_pair(p, p.rows(b), kd + o, vd + o, ed, bf);
+    for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
+      const QueryTile tl(p, b, r0);
+      cope_tile_forward<false>(p, tl, qd + o, bf);
+      product_over_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);  // A v
+      for (int64_t i = 0; i < tl.nq; ++i)
+        std::copy(bf.out + i * bf.dp, bf.out + i * bf.dp + p.d, od + o + (r0 + i) * p.ld);
+    }
+  });
+
+  Tape::Backward backward = [q, k, v, e, p](Tape& t, const Tensor& dO) {
+    const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
+    const bool want_e = t.needs_grad(e);
+    if (!want_q && !want_k && !want_v && !want_e) return;
+    // Summed buffers: q, k, v may be one Var. Each pair writes only its own head's columns,
+    // and its part of de into its own slot, summed in order below.
+    Tensor gq = Tensor::zeros(t.shape(q)), gk = Tensor::zeros(t.shape(k)), gv = Tensor::zeros(t.shape(v));
+    std::vector<Real> de_parts(static_cast<size_t>(p.B * p.H * p.P * p.d));
+    const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
+    const Real *ed = t.value(e).data(), *dod = dO.data();
+    parallel_for(p.B * p.H, 6 * p.L * (p.L + p.P) * p.d + 1, [&](int64_t bh) {
+      const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), rows = p.rows(b);
+      CopeBuffers bf(p, true);
+      cope_load_pair(p, rows, kd + o, vd + o, ed, bf);
+      std::fill(bf.dk, bf.dk + bf.Lk * bf.dp, Real(0));
+      std::fill(bf.dv, bf.dv + bf.Lk * bf.dp, Real(0));
+      std::fill(bf.de, bf.de + bf.Pm * bf.dp, Real(0));
+      for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+        const QueryTile tl(p, b, r0);
+        const int64_t pm = cope_positions(p, tl);
+        cope_tile_forward<true>(p, tl, qd + o, bf);
+        const Real* dout = dod + o + r0 * p.ld;
+        // G^T = V dO^T, then dz^T and dQ^T.
+        copy_transposed(dout, tl.nq, p.d, p.ld, bf.dot, tl.nqp);
+        tile_product(false, tl.mk, tl.nqp, p.d, bf.v + tl.klo * bf.dp, bf.dp, 1, bf.dot, kTile, bf.dt, kTile);
+        cope_logit_grads(tl, pm, bf);
+        // dv_j += sum_t A_tj dO_t;  dk_j += sum_t dz_tj s q_t;  de[n] += sum_t dQ[n, t] q_t;
+        // dq_t = sum_j dz_tj s k_j + sum_n dQ[n, t] e[n].
+        copy_padded(dout, tl.nq, p.d, p.ld, Real(1), bf.dos, tl.nqp, bf.dp);
+        copy_padded(qd + o + r0 * p.ld, tl.nq, p.d, p.ld, p.scale, bf.qs, tl.nqp, bf.dp);
+        copy_padded(qd + o + r0 * p.ld, tl.nq, p.d, p.ld, Real(1), bf.qu, tl.nqp, bf.dp);
+        tile_product(true, tl.mk, bf.dp, tl.nq, bf.at, kTile, 1, bf.dos, bf.dp, bf.dv + tl.klo * bf.dp, bf.dp);
+        tile_product(true, tl.mk, bf.dp, tl.nq, bf.dt, kTile, 1, bf.qs, bf.dp, bf.dk + tl.klo * bf.dp, bf.dp);
+        tile_product(true, pm, bf.dp, tl.nq, bf.dqet, kTile, 1, bf.qu, bf.dp, bf.de, bf.dp);
+        product_over_keys(tl, bf.dt, bf.k + tl.klo * bf.dp, bf.dp, bf.out);
+        for (int64_t n0 = 0; n0 < pm; n0 += kTile)  // in kTile rows of e at a time, as over keys
+          tile_product(true, tl.nqp, bf.dp, std::min(kTile, pm - n0), bf.dqet + n0 * kTile, 1, kTile,
+                       bf.e + n0 * bf.dp, bf.dp, bf.out, bf.dp);
+        for (int64_t i = 0; i < tl.nq; ++i)
+          std::copy(bf.out + i * bf.dp, bf.out + i * bf.dp + p.d, gq.data() + o + (r0 + i) * p.ld);
+      }
+      for (int64_t j = 0; j < rows; ++j) {
+        std::copy(bf.dk + j * bf.dp, bf.dk + j * bf.dp + p.d, gk.data() + o + j * p.ld);
+        std::copy(bf.dv + j * bf.dp, bf.dv + j * bf.dp + p.d, gv.data() + o + j * p.ld);
+      }
+      Real* part = de_parts.data() + bh * p.P * p.d;
+      for (int64_t n = 0; n < p.P; ++n) std::copy(bf.de + n * bf.dp, bf.de + n * bf.dp + p.d, part + n * p.d);
+    });
+    if (want_q) t.add_grad(q, std::move(gq));
+    if (want_k) t.add_grad(k, std::move(gk));
+    if (want_v) t.add_grad(v, std::move(gv));
+    if (want_e) {
+      Tensor ge = Tensor::zeros(t.shape(e));
+      for (int64_t bh = 0; bh < p.B * p.H; ++bh)  // in order: the same bits for any thread count
+        for (int64_t x = 0; x < p.P * p.d; ++x) ge[x] += de_parts[static_cast<size_t>(bh * p.P * p.d + x)];
+      t.add_grad(e, std::move(ge));
+    }
+  };
+  return t.push("cope_attention", std::move(O), std::move(backward), {q, k, v, e});
+}
+
+}  // namespace
+
+Var cope_attention(Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& key_lengths,
+                   const AttentionMask& mask, Real scale) {
+  return cope_with_plan(t, q, k, v, e, cope_plan("cope_attention", t, q, k, v, e, key_lengths, std::nullopt, mask, scale));
+}
+
+Var cope_attention_packed(Tape& t, Var q, Var k, Var v, Var e, const std::vector<int32_t>& lengths, int64_t L,
+                          const AttentionMask& mask, Real scale) {
+  return cope_with_plan(t, q, k, v, e, cope_plan("cope_attention_packed", t, q, k, v, e, lengths, L, mask, scale));
+}
+
+}  // namespace ordo
