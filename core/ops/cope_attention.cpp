@@ -8,7 +8,7 @@
 //   c_j = Q[lo_j] + w_j (Q[hi_j] - Q[lo_j]),   Q[n] = q_t . e[n],  lo = floor p, hi = ceil p,
 //         w = p - lo
 //   A_tj = softmax_j(z_j + c_j),   O_t = sum_j A_tj v_j
-// and backward, with G_j = dO_t . v_j and D = sum_j A_tj G_j:
+// and backward, with G_j = dO_t . v_j and D = sum_j A_tj G_j = dO_t . O_t:
 //   dx_j = A_tj (G_j - D)                         the logit's gradient
 //   dQ[lo_j] += dx_j (1 - w_j),  dQ[hi_j] += dx_j w_j
 //   dp_j = dx_j (Q[hi_j] - Q[lo_j])               (0 when clamped: lo = hi = P - 1)
@@ -24,7 +24,11 @@
 //   - the suffix sums C walk the key rows from the farthest visible key down (the reference's
 //     order, a row summed from its end) and the backward's sums of dp the other way, one
 //     vector of queries per step;
-//   - the softmax of a query is over its whole row, held in the tile: no running rescale.
+//   - the softmax of a query is over its whole row, held in the tile: no running rescale;
+//     the forward saves each query's lse (base 2), so the backward's weights are one
+//     exponential each, and D is dO . O;
+//   - a key row's loops run over the lanes of the queries that see it (LaneRange): on the
+//     diagonal tile, half of them.
 // A pair (b, h) is one loop iteration, its tiles in order, and e's gradient is summed over
 // the pairs in order afterwards, so the result has the same bits for any thread count. It
 // differs from the reference in the last bits (docs/spec.md §2.12): the logits are summed
@@ -32,7 +36,8 @@
 // its two forms, and the exponentials are core/fastmath.h's (float32).
 //
 // Memory: per thread, the pair's s k, v and e (zero-padded rows), its dk, dv and de sums and
-// a few (L x kTile) tiles: O(L kTile + P d), nothing of size L^2.
+// a few (L x kTile) tiles: O(L kTile + P d), nothing of size L^2. Saved for the backward: the
+// output and lse (B H L values).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -81,7 +86,8 @@ struct CopeBuffers {
   Real *k = nullptr, *v = nullptr, *e = nullptr;
   Real *zt = nullptr, *at = nullptr, *qet = nullptr;  // z^T then the logits, A^T, Q^T
   Real *gate = nullptr, *w = nullptr;                 // backward: g^T and w^T
-  int32_t *lo = nullptr, *hi = nullptr;               // backward: floor p, ceil p (clamped)
+  int32_t *lo = nullptr, *hi = nullptr;               // backward: floor p, ceil p (clamped), as indices into Q^T
+  int32_t *rows_a = nullptr, *rows_b = nullptr;       // backward: each key row's lanes (cope_logits)
   Real *dt = nullptr, *dqet = nullptr;                // backward: G^T then dz^T; dQ^T
   Real *dk = nullptr, *dv = nullptr, *de = nullptr;   // backward sums
   Real *qt = nullptr, *dot = nullptr;                 // q^T, dO^T (dp, kTile)
@@ -96,7 +102,8 @@ struct CopeBuffers {
     thread_local std::vector<Real> buffer;
     thread_local std::vector<int32_t> indices;
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
-    if (backward && indices.size() < static_cast<size_t>(2 * tile)) indices.resize(static_cast<size_t>(2 * tile));
+    if (backward && indices.size() < static_cast<size_t>(2 * tile + 2 * Lk))
+      indices.resize(static_cast<size_t>(2 * tile + 2 * Lk));
     Real* at_ = buffer.data();
     auto take = [&at_](int64_t m) { Real* r = at_; at_ += m; return r; };
     k = take(pair), v = take(pair), e = take(Pm * dp), zt = take(tile), at = take(tile), qet = take(ptile);
@@ -104,110 +111,139 @@ struct CopeBuffers {
     if (backward) {
       gate = take(tile), w = take(tile), dt = take(tile), dqet = take(ptile);
       dk = take(pair), dv = take(pair), de = take(Pm * dp);
-      lo = indices.data(), hi = indices.data() + tile;
+      lo = indices.data(), hi = indices.data() + tile, rows_a = hi + tile, rows_b = rows_a + Lk;
     }
   }
 };
 
-// The logits z + c over the tile's key rows, in place of z^T, from the farthest visible key
-// down (C, the gates' suffix sum, in that order); -inf where a query does not see a key.
-// Q^T holds q . e[n] for n < the positions the sums reach. With kBackward, the gates, w and
-// the two positions of every (key, query) are kept for the backward (g = 0 where unseen).
-// Each key row is two loops over the queries that the compiler vectorises: the gates, their
-// sums and the positions, then the gathers of Q^T.
-template <bool kBackward>
-ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuffers& bf) {
-  const Real last = static_cast<Real>(p.P - 1);
-  const int64_t n = tl.nqp;
-  Real C[kTile], first[kTile], end[kTile], g_row[kTile], w_row[kTile], below[kTile], above[kTile];
-  int32_t lo_row[kTile], hi_row[kTile];
-  for (int64_t i = 0; i < kTile; ++i) {
-    C[i] = 0;
-    first[i] = static_cast<Real>(tl.lo[i]), end[i] = static_cast<Real>(tl.hi[i]);
+// The lanes of key row j that some query sees, [a, b) rounded out to whole vectors: the
+// queries that see a key are consecutive (key_begin and key_end grow with the query), so as j
+// falls, a and b move down. Lanes outside see nothing: their gates and weights are 0.
+struct LaneRange {
+  int64_t a, b;  // the current range, before rounding, and the tile's real queries
+  const QueryTile& tl;
+  explicit LaneRange(const QueryTile& t) : a(t.nq), b(t.nq), tl(t) {}
+  // For key j, not above the previous one: [lo, hi) in whole vectors.
+  std::pair<int64_t, int64_t> at(int64_t j) {
+    while (a > 0 && tl.hi[a - 1] > j) --a;
+    while (b > a && tl.lo[b - 1] > j) --b;
+    if (b <= a) return {0, 0};
+    return {a / kVec * kVec, std::min(round_up(b, kVec), tl.nqp)};
   }
+};
+
+// The logits x = z + c over the tile's key rows, from the farthest visible key down (C, the
+// gates' suffix sum, in that order). Q^T holds q . e[n] for n < the positions the sums reach.
+// Forward (kBackward false): x in place of z^T (-inf where a query does not see a key) and
+// each query's running maximum in m. Backward: the weights A = 2^(log2(e) x - lse) into A^T
+// (lse: each query's, base 2, saved by the forward), and for the backward's sums, per (key,
+// query): g (1 - g) in place of the gates, w, the slope Q[hi] - Q[lo] in place of z^T, the
+// two positions as indices into Q^T (pos kTile + lane), and each row's lanes (rows_a, rows_b);
+// 0 where unseen. Each key row is loops over its lanes that the compiler vectorises: the
+// gates, their sums and the positions; the gathers of Q^T (one lane at a time: GCC's tuning
+// for Zen declines vector gathers); the logits.
+template <bool kBackward>
+ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuffers& bf, Real* __restrict m_or_lse) {
+  const Real last = static_cast<Real>(p.P - 1);
+  Real C[kTile], g_row[kTile], w_row[kTile], below[kTile], above[kTile];
+  int32_t lo_row[kTile], hi_row[kTile], lane[kTile];
+  for (int64_t i = 0; i < kTile; ++i) C[i] = 0, lane[i] = static_cast<int32_t>(i);
   const Real* __restrict qet = bf.qet;
+  LaneRange range(tl);
   for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
-    const Real j = static_cast<Real>(tl.klo + jj);
-    Real* __restrict z = bf.zt + jj * kTile;
-    Real* __restrict g = kBackward ? bf.gate + jj * kTile : g_row;
-    Real* __restrict w = kBackward ? bf.w + jj * kTile : w_row;
-    int32_t* __restrict lo = kBackward ? bf.lo + jj * kTile : lo_row;
-    int32_t* __restrict hi = kBackward ? bf.hi + jj * kTile : hi_row;
-    for (int64_t i = 0; i < n; ++i) {
-      const bool sees = (j >= first[i]) & (j < end[i]);
+    const int64_t j = tl.klo + jj, r = jj * kTile;
+    const auto [i0, i1] = range.at(j);
+    Real* __restrict z = bf.zt + r;
+    Real* __restrict g = kBackward ? bf.gate + r : g_row;
+    Real* __restrict w = kBackward ? bf.w + r : w_row;
+    int32_t* __restrict lo = kBackward ? bf.lo + r : lo_row;
+    int32_t* __restrict hi = kBackward ? bf.hi + r : hi_row;
+    if constexpr (kBackward) bf.rows_a[jj] = static_cast<int32_t>(i0), bf.rows_b[jj] = static_cast<int32_t>(i1);
+    for (int64_t i = i0; i < i1; ++i) {
+      const bool sees = (j >= tl.lo[i]) & (j < tl.hi[i]);
       const Real u = exp2_nonpositive(-kLog2e * std::fabs(z[i]));
-      const Real r = Real(1) / (Real(1) + u);
-      const Real gi = sees ? (z[i] >= 0 ? r : u * r) : Real(0);  // sigmoid(z): r or e^-|z| r
+      const Real rc = Real(1) / (Real(1) + u);
+      const Real gi = sees ? (z[i] >= 0 ? rc : u * rc) : Real(0);  // sigmoid(z): r or e^-|z| r
       C[i] += gi;
-      g[i] = gi;
+      g[i] = kBackward ? gi * (z[i] >= 0 ? u * rc : rc) : gi;  // g (1 - g), 1 - g as e^-|z| r or r
       const Real pos = std::min(C[i], last), f = std::floor(pos);
       w[i] = pos - f;
-      lo[i] = static_cast<int32_t>(f), hi[i] = static_cast<int32_t>(std::min(std::ceil(pos), last));
+      lo[i] = static_cast<int32_t>(f) * static_cast<int32_t>(kTile) + lane[i];
+      hi[i] = static_cast<int32_t>(std::min(std::ceil(pos), last)) * static_cast<int32_t>(kTile) + lane[i];
     }
-    for (int64_t i = 0; i < n; ++i) {  // the gathers, one lane at a time (GCC's tuning for Zen declines vector gathers)
-      below[i] = qet[lo[i] * kTile + i];
-      above[i] = qet[hi[i] * kTile + i];
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      const bool sees = (j >= first[i]) & (j < end[i]);
-      z[i] = sees ? z[i] + (below[i] + w[i] * (above[i] - below[i])) : -std::numeric_limits<Real>::infinity();
+    for (int64_t i = i0; i < i1; ++i) below[i] = qet[lo[i]], above[i] = qet[hi[i]];
+    if constexpr (kBackward) {
+      Real* __restrict a = bf.at + r;
+      for (int64_t i = i0; i < i1; ++i) {
+        const bool sees = (j >= tl.lo[i]) & (j < tl.hi[i]);
+        const Real slope = above[i] - below[i], x = z[i] + (below[i] + w[i] * slope);
+        a[i] = sees ? exp2_nonpositive(std::min(kLog2e * x - m_or_lse[i], Real(0))) : Real(0);
+        z[i] = slope;
+      }
+      std::fill(a, a + i0, Real(0));
+      std::fill(a + i1, a + tl.nqp, Real(0));
+    } else {
+      for (int64_t i = i0; i < i1; ++i) {
+        const bool sees = (j >= tl.lo[i]) & (j < tl.hi[i]);
+        const Real x = sees ? z[i] + (below[i] + w[i] * (above[i] - below[i])) : -std::numeric_limits<Real>::infinity();
+        z[i] = x;
+        m_or_lse[i] = std::max(m_or_lse[i], x);
+      }
+      std::fill(z, z + i0, -std::numeric_limits<Real>::infinity());
+      std::fill(z + i1, z + tl.nqp, -std::numeric_limits<Real>::infinity());
     }
   }
+  if constexpr (kBackward) std::fill(bf.at + tl.nk * kTile, bf.at + tl.mk * kTile, Real(0));
 }
 
-// A^T from the logits: each query's softmax over its visible keys (0 elsewhere, and for a
-// query that sees none). Rows past nk of A^T are zeroed.
-ORDO_WIDE_LOOPS void cope_softmax(const QueryTile& tl, const Real* __restrict xt, Real* __restrict at) {
-  Real m[kTile], l[kTile];
-  std::fill(m, m + kTile, -std::numeric_limits<Real>::infinity());
-  std::fill(l, l + kTile, Real(0));
-  for (int64_t jj = 0; jj < tl.nk; ++jj)
-    for (int64_t i = 0; i < tl.nqp; ++i) m[i] = std::max(m[i], xt[jj * kTile + i]);
-  for (int64_t i = 0; i < tl.nqp; ++i) m[i] = m[i] == -std::numeric_limits<Real>::infinity() ? Real(0) : m[i];
+// The forward's weights: 2^(log2(e) (x - m)) into A^T (0 where unseen) and each query's sum
+// in l, from the logits x^T and the maxima m (-inf for a query that sees no key: then 0
+// everywhere). Rows past nk of A^T are zeroed; the caller divides by l.
+ORDO_WIDE_LOOPS void cope_weights(const QueryTile& tl, const Real* __restrict xt, const Real* __restrict m,
+                                  Real* __restrict at, Real* __restrict l) {
+  Real shift[kTile];
+  for (int64_t i = 0; i < kTile; ++i) {
+    shift[i] = m[i] == -std::numeric_limits<Real>::infinity() ? Real(0) : kLog2e * m[i];
+    l[i] = 0;
+  }
   for (int64_t jj = 0; jj < tl.nk; ++jj)
     for (int64_t i = 0; i < tl.nqp; ++i) {
-      const Real a = exp2_nonpositive(kLog2e * (xt[jj * kTile + i] - m[i]));  // -inf: 0
+      const Real a = exp2_nonpositive(kLog2e * xt[jj * kTile + i] - shift[i]);  // -inf: 0
       at[jj * kTile + i] = a;
       l[i] += a;
     }
-  for (int64_t i = 0; i < tl.nqp; ++i) l[i] = l[i] > 0 ? Real(1) / l[i] : Real(0);
-  for (int64_t jj = 0; jj < tl.nk; ++jj)
-    for (int64_t i = 0; i < tl.nqp; ++i) at[jj * kTile + i] *= l[i];
   std::fill(at + tl.nk * kTile, at + tl.mk * kTile, Real(0));
 }
 
-// dz^T in place of G^T, and dQ^T (its first pm rows written), from A^T, the gates and the
-// positions kept by cope_logits<true>. The sums of dp walk the key rows from klo up, so that
-// key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
-// vectorised loop (dx, dp with the gathers of Q^T, the sums, dz), then the scatter into dQ^T.
-ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, CopeBuffers& bf) {
-  const int64_t n = tl.nqp;
-  Real D[kTile], Dp[kTile], dx_row[kTile], slope[kTile];
-  std::fill(D, D + kTile, Real(0));
+// dz^T in place of G^T, and dQ^T (its first pm rows written), from A^T, D (each query's
+// dO . O) and what cope_logits<true> kept. The sums of dp walk the key rows from klo up, so
+// that key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
+// vectorised loop over its lanes (dx, dp, the sums, dz), then the scatter into dQ^T.
+ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Real* __restrict D, CopeBuffers& bf) {
+  Real Dp[kTile], dx_row[kTile];
   std::fill(Dp, Dp + kTile, Real(0));
   const Real* __restrict at = bf.at;
-  const Real* __restrict qet = bf.qet;
   Real* __restrict dt = bf.dt;
   Real* __restrict dqet = bf.dqet;
-  for (int64_t jj = 0; jj < tl.nk; ++jj)
-    for (int64_t i = 0; i < n; ++i) D[i] += at[jj * kTile + i] * dt[jj * kTile + i];
   std::fill(dqet, dqet + pm * kTile, Real(0));
   for (int64_t jj = 0; jj < tl.nk; ++jj) {
-    const int64_t r = jj * kTile;
+    const int64_t r = jj * kTile, i0 = bf.rows_a[jj], i1 = bf.rows_b[jj];
     const Real* __restrict w = bf.w + r;
-    const Real* __restrict g = bf.gate + r;
+    const Real* __restrict gg = bf.gate + r;   // g (1 - g)
+    const Real* __restrict slope = bf.zt + r;  // Q[hi] - Q[lo]
     const int32_t* __restrict lo = bf.lo + r;
     const int32_t* __restrict hi = bf.hi + r;
-    for (int64_t i = 0; i < n; ++i) slope[i] = qet[hi[i] * kTile + i] - qet[lo[i] * kTile + i];  // gathers
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = i0; i < i1; ++i) {
       const Real dx = at[r + i] * (dt[r + i] - D[i]);
       dx_row[i] = dx;
       Dp[i] += dx * slope[i];
-      dt[r + i] = dx + Dp[i] * (g[i] * (Real(1) - g[i]));
+      dt[r + i] = dx + Dp[i] * gg[i];
     }
-    for (int64_t i = 0; i < n; ++i) {
-      dqet[lo[i] * kTile + i] += dx_row[i] * (Real(1) - w[i]);
-      dqet[hi[i] * kTile + i] += dx_row[i] * w[i];
+    std::fill(dt + r, dt + r + i0, Real(0));
+    std::fill(dt + r + i1, dt + r + tl.nqp, Real(0));
+    for (int64_t i = i0; i < i1; ++i) {
+      dqet[lo[i]] += dx_row[i] * (Real(1) - w[i]);
+      dqet[hi[i]] += dx_row[i] * w[i];
     }
   }
   std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
@@ -219,14 +255,14 @@ int64_t cope_positions(const CopePlan& p, const QueryTile& tl) {
   return round_up(std::min<int64_t>(p.P, tl.nk + 1), kMR);
 }
 
-// q^T into bf.qt, z^T = (s K) q^T and Q^T = E q^T, then the logits (cope_logits).
+// q^T into bf.qt, z^T = (s K) q^T and Q^T = E q^T, then the logits (cope_logits; m_or_lse
+// as there, the forward's maxima starting at -inf).
 template <bool kBackward>
-void cope_tile_forward(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf) {
+void cope_tile_logits(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf, Real* m_or_lse) {
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, bf.qt, tl.nqp);
   tile_product(false, tl.mk, tl.nqp, p.d, bf.k + tl.klo * bf.dp, bf.dp, 1, bf.qt, kTile, bf.zt, kTile);
   tile_product(false, cope_positions(p, tl), tl.nqp, p.d, bf.e, bf.dp, 1, bf.qt, kTile, bf.qet, kTile);
-  cope_logits<kBackward>(p, tl, bf);
-  cope_softmax(tl, bf.zt, bf.at);
+  cope_logits<kBackward>(p, tl, bf, m_or_lse);
 }
 
 // The pair's s k and v, and e, as zero-padded rows.
@@ -239,22 +275,31 @@ void cope_load_pair(const CopePlan& p, int64_t rows, const Real* k, const Real* 
 Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
   const Tensor& Q = t.value(q);
   Tensor O = Tensor::empty(Q.shape());
+  Tensor lse = Tensor::empty(Shape{p.B, p.H, p.L});  // each query's log2 sum_j 2^(log2(e) x_j)
   const Real *qd = Q.data(), *kd = t.value(k).data(), *vd = t.value(v).data(), *ed = t.value(e).data();
-  Real* od = O.data();
+  Real *od = O.data(), *lsed = lse.data();
   parallel_for(p.B * p.H, 2 * p.L * (p.L + p.P) * p.d + 1, [&](int64_t bh) {
     const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h);
     CopeBuffers bf(p, false);
     cope_load_pair(p, p.rows(b), kd + o, vd + o, ed, bf);
+    Real m[kTile], l[kTile];
     for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
       const QueryTile tl(p, b, r0);
-      cope_tile_forward<false>(p, tl, qd + o, bf);
-      product_over_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);  // A v
-      for (int64_t i = 0; i < tl.nq; ++i)
-        std::copy(bf.out + i * bf.dp, bf.out + i * bf.dp + p.d, od + o + (r0 + i) * p.ld);
+      std::fill(m, m + kTile, -std::numeric_limits<Real>::infinity());
+      cope_tile_logits<false>(p, tl, qd + o, bf, m);
+      cope_weights(tl, bf.zt, m, bf.at, l);
+      product_over_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);  // A v, unnormalised
+      for (int64_t i = 0; i < tl.nq; ++i) {  // a query that sees no key (l = 0): zeros, lse = -inf
+        const Real inv = l[i] > 0 ? Real(1) / l[i] : Real(0);
+        Real* dst = od + o + (r0 + i) * p.ld;
+        for (int64_t c = 0; c < p.d; ++c) dst[c] = bf.out[i * bf.dp + c] * inv;
+        lsed[bh * p.L + r0 + i] =
+            l[i] > 0 ? kLog2e * m[i] + fast_log2(l[i]) : -std::numeric_limits<Real>::infinity();
+      }
     }
   });
 
-  Tape::Backward backward = [q, k, v, e, p](Tape& t, const Tensor& dO) {
+  Tape::Backward backward = [q, k, v, e, p, O, lse](Tape& t, const Tensor& dO) {
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_e = t.needs_grad(e);
     if (!want_q && !want_k && !want_v && !want_e) return;
@@ -263,7 +308,7 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
     Tensor gq = Tensor::zeros(t.shape(q)), gk = Tensor::zeros(t.shape(k)), gv = Tensor::zeros(t.shape(v));
     std::vector<Real> de_parts(static_cast<size_t>(p.B * p.H * p.P * p.d));
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
-    const Real *ed = t.value(e).data(), *dod = dO.data();
+    const Real *ed = t.value(e).data(), *dod = dO.data(), *od = O.data(), *lsed = lse.data();
     parallel_for(p.B * p.H, 6 * p.L * (p.L + p.P) * p.d + 1, [&](int64_t bh) {
       const int64_t b = bh / p.H, h = bh % p.H, o = p.offset(b, h), rows = p.rows(b);
       CopeBuffers bf(p, true);
@@ -274,12 +319,21 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
         const QueryTile tl(p, b, r0);
         const int64_t pm = cope_positions(p, tl);
-        cope_tile_forward<true>(p, tl, qd + o, bf);
         const Real* dout = dod + o + r0 * p.ld;
+        // lse and D = dO . O of the tile's queries (0 past nq), then A^T from the logits.
+        Real lse_t[kTile], D[kTile];
+        for (int64_t i = 0; i < kTile; ++i) {
+          const Real row = i < tl.nq ? lsed[bh * p.L + r0 + i] : -std::numeric_limits<Real>::infinity();
+          lse_t[i] = row == -std::numeric_limits<Real>::infinity() ? Real(0) : row;  // unseen everywhere: A = 0
+          D[i] = 0;
+          if (i < tl.nq)
+            for (int64_t c = 0; c < p.d; ++c) D[i] += dout[i * p.ld + c] * od[o + (r0 + i) * p.ld + c];
+        }
+        cope_tile_logits<true>(p, tl, qd + o, bf, lse_t);
         // G^T = V dO^T, then dz^T and dQ^T.
         copy_transposed(dout, tl.nq, p.d, p.ld, bf.dot, tl.nqp);
         tile_product(false, tl.mk, tl.nqp, p.d, bf.v + tl.klo * bf.dp, bf.dp, 1, bf.dot, kTile, bf.dt, kTile);
-        cope_logit_grads(tl, pm, bf);
+        cope_logit_grads(tl, pm, D, bf);
         // dv_j += sum_t A_tj dO_t;  dk_j += sum_t dz_tj s q_t;  de[n] += sum_t dQ[n, t] q_t;
         // dq_t = sum_j dz_tj s k_j + sum_n dQ[n, t] e[n].
         copy_padded(dout, tl.nq, p.d, p.ld, Real(1), bf.dos, tl.nqp, bf.dp);
