@@ -32,6 +32,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "data/sampling.h"
 #include "data/task.h"
 
 namespace ordo {
@@ -101,30 +102,6 @@ class NextTokenTask : public Task {
 
   // One example's input and answer at length n, drawn from rng only.
   virtual Sample sample(CounterRng& rng, int64_t n) const = 0;
-
-  // Fisher-Yates: every order of v equally likely (Python's random.shuffle draws the same law).
-  static void shuffle(CounterRng& rng, std::vector<int32_t>& v) {
-    for (int64_t i = static_cast<int64_t>(v.size()) - 1; i > 0; --i)
-      std::swap(v[static_cast<size_t>(i)], v[static_cast<size_t>(rng.uniform_int(0, i))]);
-  }
-
-  // n distinct symbols of 0..pool-1 in random order, every ordered n-subset equally likely
-  // (random.sample's law; a partial Fisher-Yates).
-  static std::vector<int32_t> distinct_symbols(CounterRng& rng, int64_t n, int64_t pool) {
-    std::vector<int32_t> all(static_cast<size_t>(pool));
-    for (int64_t i = 0; i < pool; ++i) all[static_cast<size_t>(i)] = static_cast<int32_t>(i);
-    for (int64_t i = 0; i < n; ++i)
-      std::swap(all[static_cast<size_t>(i)], all[static_cast<size_t>(rng.uniform_int(i, pool - 1))]);
-    all.resize(static_cast<size_t>(n));
-    return all;
-  }
-
-  // n symbols i.i.d. uniform over 0..alphabet-1.
-  static std::vector<int32_t> uniform_symbols(CounterRng& rng, int64_t n, int64_t alphabet) {
-    std::vector<int32_t> x(static_cast<size_t>(n));
-    for (int32_t& s : x) s = static_cast<int32_t>(rng.uniform_int(0, alphabet - 1));
-    return x;
-  }
 };
 
 }  // namespace ordo

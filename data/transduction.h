@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "data/sampling.h"
 #include "data/task.h"
 
 namespace ordo {
@@ -102,13 +103,6 @@ class TransductionTask : public Task {
     s.output.push_back(end);
     s.scored = static_cast<int64_t>(s.output.size());
     s.output.resize(slots, 0);
-  }
-
-  // n symbols i.i.d. uniform over 0..alphabet-1.
-  static std::vector<int32_t> uniform_symbols(CounterRng& rng, int64_t n, int64_t alphabet) {
-    std::vector<int32_t> x(n);
-    for (int32_t& s : x) s = static_cast<int32_t>(rng.uniform_int(0, alphabet - 1));
-    return x;
   }
 };
 
