@@ -147,10 +147,9 @@ Var MultiHeadAttention::attend(Tape& t, const SoftmaxForm& form, Heads h, const 
   }
   const bool kernel = in.packed || (in.fused && !maps);
   if (kernel && form.contextual_table) {  // CoPE's own kernel: its term and nothing else
-    const bool windowed = in.visible.window > 0 && in.visible.window < pos.length;
-    ORDO_CHECK(!in.bias && !terms.log_length_scale && !terms.forget && !terms.relative_keys && !windowed,
-               "attention '", name(), "': CoPE's kernel takes no other logit term, no SSMax and no window "
-               "that hides a key (EncodingInfo::needs_logits sends the model down the unfused path for those)");
+    ORDO_CHECK(!in.bias && !terms.log_length_scale && !terms.forget && !terms.relative_keys, "attention '", name(),
+               "': CoPE's kernel takes no other logit term and no SSMax (EncodingInfo::needs_logits sends the "
+               "model down the unfused path with SSMax)");
     if (in.packed)
       return cope_attention_packed(t, h.q, h.k, h.v, *form.contextual_table, pos.lengths, pos.length, in.visible,
                                    inv_sqrt_dh_);

@@ -5,7 +5,7 @@
 //   form    = encoding.form(x, q)                          (hook d: one of a closed set)
 //   heads   = the form's kernel on q, k, v:
 //     SoftmaxForm:   softmax(q k^T / sqrt(d_h) + bias      (hook c)
-//                      + contextual(q, k, q k^T / sqrt(d_h))   (CoPE; unfused only)
+//                      + contextual(q, k, q k^T / sqrt(d_h))   (CoPE: its own kernel, cope_attention)
 //                      + F_t - F_u, F the running sums of the log forget gates  (FoX)
 //                      + q'_t . r[t - u] / sqrt(d_h)       (relative keys: Transformer-XL,
 //                                                           q' the queries that take q's place)

@@ -171,10 +171,10 @@ ForwardResult EncoderModel::forward(Tape& t, const TensorI32& tokens, const std:
   bool needs_logits = false;
   for (auto& e : encodings_) {
     biases.push_back(e->bias(t, pos));
-    // A contextual term's own kernel takes neither SSMax nor a window that hides a key
-    // (cope_attention counts the visible keys only, the composition every earlier one).
-    const bool windowed = cfg_.window > 0 && cfg_.window < Lx;
-    needs_logits = needs_logits || (encoding_info(e->name()).needs_logits && (cfg_.log_length_scale || windowed));
+    // A contextual term needs the logits formed, unless it has its own kernel
+    // (SoftmaxForm::contextual_table), which takes no SSMax.
+    const EncodingInfo& info = encoding_info(e->name());
+    needs_logits = needs_logits || (info.needs_logits && (!info.contextual_kernel || cfg_.log_length_scale));
   }
   auto bias_of = [&](const PositionalEncoding* e) {
     for (size_t i = 0; i < encodings_.size(); ++i)

@@ -37,8 +37,8 @@ Probe probe(const TrainConfig& cfg, const Task& task, int64_t layers, const std:
   m.n_layers = layers;
   if (!m.layer_encodings.empty()) {
     // A probe of `layers` blocks from the distinct per-layer encodings, a contextual one
-    // (which sends the whole model down the unfused path, O(L^2) per layer) first, so that
-    // the estimate covers the costliest form the model takes.
+    // (which with SSMax sends the whole model down the unfused path, O(L^2) per layer)
+    // first, so that the estimate covers the costliest form the model takes.
     std::vector<std::string> distinct;
     for (const std::string& e : m.layer_encodings)
       if (std::find(distinct.begin(), distinct.end(), e) == distinct.end()) distinct.push_back(e);

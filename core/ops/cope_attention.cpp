@@ -117,10 +117,11 @@ struct CopeBuffers {
 };
 
 // The lanes of key row j that some query sees, [a, b) rounded out to whole vectors: the
-// queries that see a key are consecutive (key_begin and key_end grow with the query), so as j
-// falls, a and b move down. Lanes outside see nothing: their gates and weights are 0.
+// queries that see a key are consecutive, since AttentionMask's key_begin(t) and
+// key_end(t, length) never decrease with t (QueryTile's lo and hi per lane), so as j falls,
+// a and b move down. Lanes outside see nothing: their gates and weights are 0.
 struct LaneRange {
-  int64_t a, b;  // the current range, before rounding, and the tile's real queries
+  int64_t a, b;  // the lanes [a, b) that see the last key asked about, before rounding
   const QueryTile& tl;
   explicit LaneRange(const QueryTile& t) : a(t.nq), b(t.nq), tl(t) {}
   // For key j, not above the previous one: [lo, hi) in whole vectors.
@@ -139,7 +140,7 @@ struct LaneRange {
 // (lse: each query's, base 2, saved by the forward), and for the backward's sums, per (key,
 // query): g (1 - g) in place of the gates, w, the slope Q[hi] - Q[lo] in place of z^T, the
 // two positions as indices into Q^T (pos kTile + lane), and each row's lanes (rows_a, rows_b);
-// 0 where unseen. Each key row is loops over its lanes that the compiler vectorises: the
+// 0 where unseen. Each key row runs loops over its lanes that the compiler vectorises: the
 // gates, their sums and the positions; the gathers of Q^T (one lane at a time: GCC's tuning
 // for Zen declines vector gathers); the logits.
 template <bool kBackward>

@@ -98,6 +98,7 @@ EncodingInfo encoding_info_cope() {
       .random_offset = RandomOffset::invariant,  // it reads no token positions
       .causal_only = true,
       .needs_logits = true,
+      .contextual_kernel = true,
       .changes = {{2, "its position table now has the training length + 1 rows by default, as the authors "
                       "size it (block size + 1); older CoPE checkpoints have one row fewer (--cope-positions "
                       "<training length> now trains that CoPE)",

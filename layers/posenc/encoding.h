@@ -159,9 +159,10 @@ struct SoftmaxForm {
   // CoPE (cope.cpp): its position table e (P, d_h), which the fused path hands to its own
   // kernel (core/ops.h cope_attention); and the same term for the unfused path, a (B, H, L, L)
   // term from the layer's q, k (B, H, L, d_h) and its logits q k^T / sqrt(d_h) (B, H, L, L)
-  // before any other term. With SSMax or a window that hides a key the kernel does not
-  // apply: the encoding says so in EncodingInfo::needs_logits, and the model then takes the
-  // unfused path.
+  // before any other term, called on the tape form() was given. With SSMax the kernel does
+  // not apply: the encoding says so (EncodingInfo::needs_logits, contextual_kernel), and the model takes
+  // the unfused path. (A window changes nothing between the two: a visible key's positions
+  // count the keys from it to the query, all visible.)
   std::optional<Var> contextual_table = {};
   std::function<Var(Tape&, Var q, Var k, Var scores)> contextual = {};
 };
@@ -260,10 +261,13 @@ struct EncodingInfo {
   // refuses the flag with it.
   bool has_softmax = true;
   // Its softmax form has a contextual term (SoftmaxForm::contextual), which needs the logits
-  // formed when its own kernel does not apply (core/ops.h cope_attention takes no SSMax and
-  // no window that hides a key): a model with it and either takes the unfused attention
-  // (O(L^2) per layer).
+  // formed: a model with it takes the unfused attention (O(L^2) per layer), unless the term
+  // has its own kernel (below) and the model no SSMax.
   bool needs_logits = false;
+  // With needs_logits: its form also gives the table of CoPE's kernel
+  // (SoftmaxForm::contextual_table, core/ops.h cope_attention, which takes no SSMax), which the
+  // fused path runs instead.
+  bool contextual_kernel = false;
   // The encoding a model gets when none is named (exactly one entry sets it).
   bool is_default = false;
   // The `ordo bench` configurations that train with this encoding (docs/spec.md §8; each

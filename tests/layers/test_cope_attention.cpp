@@ -6,10 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "tests/layers/model_fixtures.h"
 #include "tests/test_tensors.h"
 
 using namespace ordo;
@@ -130,15 +133,18 @@ TEST_CASE("cope: the kernel agrees with the reference forward and backward", "[o
 }
 
 TEST_CASE("cope attention: packed rows and thread counts give the same bits", "[ops][cope][pack]") {
-  const int64_t B = 3, L = 40, H = 2, d = 8, P = 12;
-  const std::vector<int32_t> lengths{40, 17, 1};
+  // Two tiles of queries in the longest sequence, an empty one, a window and none.
+  const int64_t B = 4, L = 70, H = 2, d = 8, P = 12;
+  const std::vector<int32_t> lengths{70, 17, 0, 1};
+  for (int64_t window : {0, 9}) {
+  INFO("window " << window);
   const Shape s{B, L, H, d};
   const Tensor q = random_tensor(s, 11), k = random_tensor(s, 12), v = random_tensor(s, 13);
   const Tensor e = random_tensor(Shape{P, d}, 15);
   Tensor R = random_tensor(s, 14);
   for (int64_t b = 0; b < B; ++b)  // the padding's output gradient is 0, as the model's output mask makes it
     for (int64_t i = lengths[size_t(b)] * H * d; i < L * H * d; ++i) R[b * L * H * d + i] = 0;
-  const AttentionMask mask(true);
+  const AttentionMask mask(true, window);
   const Outputs padded = run(q, k, v, e, R, lengths, mask);
   auto pack = [&](const Tensor& x) {
     int64_t T = 0;
@@ -160,9 +166,9 @@ TEST_CASE("cope attention: packed rows and thread counts give the same bits", "[
   CHECK(test::bit_equal(pq.grad, pack(padded.dq)));
   CHECK(test::bit_equal(pk.grad, pack(padded.dk)));
   CHECK(test::bit_equal(pv.grad, pack(padded.dv)));
-  // The padding rows' queries attend (as the fused attention's do) but their output gradient
-  // is 0, so e's gradient sums the same terms: equal to within the order of its sums.
-  CHECK(max_abs_diff(pe.grad, padded.de) <= 1e-5);
+  // The padding rows' queries attend (as the fused attention's do), but their output
+  // gradient is 0, so they add exact zeros to e's gradient.
+  CHECK(test::bit_equal(pe.grad, padded.de));
   Outputs one, two;
   test::with_threads(1, [&] { one = run(q, k, v, e, R, lengths, mask); });
   test::with_threads(2, [&] { two = run(q, k, v, e, R, lengths, mask); });
@@ -171,6 +177,7 @@ TEST_CASE("cope attention: packed rows and thread counts give the same bits", "[
   CHECK(test::bit_equal(one.dk, two.dk));
   CHECK(test::bit_equal(one.dv, two.dv));
   CHECK(test::bit_equal(one.de, two.de));
+  }
 }
 
 TEST_CASE("cope attention: a query that sees no key outputs zeros", "[ops][cope]") {
@@ -200,3 +207,38 @@ TEST_CASE("cope attention refuses a mask that is not causal and a table of the w
 }
 
 
+
+TEST_CASE("cope in the model: the fused path runs its kernel and agrees with the unfused composition", "[layers][cope]") {
+  // Spread weights (the table e is zero at init, which would hide the term), with and without
+  // a window, against the same model unfused; with SSMax the fused model takes the
+  // composition (its kernel takes no SSMax).
+  const TensorI32 x = testing::random_tokens(4, 11, 12, 61);
+  const std::vector<int32_t> lengths{11, 6, 1, 9};
+  auto ops_of = [&](EncoderModel& m) {
+    Tape t;
+    t.set_profiling(true);
+    t.backward(sum(t, m.forward(t, x, lengths).logits));
+    std::set<std::string> names;
+    for (const auto& [name, time] : t.profile()) names.insert(name);
+    return names;
+  };
+  for (int64_t window : {0, 3})
+    for (bool ssmax : {false, true}) {
+      INFO("window " << window << " ssmax " << ssmax);
+      ModelConfig c = testing::small_model("cope", HeadType::Token, true);
+      c.window = window;
+      c.log_length_scale = ssmax;
+      auto fused = testing::spread_model(c);
+      const std::set<std::string> ops = ops_of(*fused);
+      CHECK(ops.count("cope_attention") == (ssmax ? 0u : 1u));
+      CHECK(ops.count("gather_last") == (ssmax ? 1u : 0u));
+      c.fused_attention = false;
+      auto unfused = testing::spread_model(c);
+      CHECK(ops_of(*unfused).count("cope_attention") == 0);
+      auto [out_f, grad_f] = testing::outputs_and_grads(*fused, x, lengths);
+      auto [out_u, grad_u] = testing::outputs_and_grads(*unfused, x, lengths);
+      if (!ssmax) CHECK(testing::max_diff(out_f, out_u) > 0);  // two paths, not one
+      CHECK(testing::relative_diff(out_f, out_u) <= 1e-5);
+      CHECK(testing::relative_diff(grad_f, grad_u) <= 1e-5);
+    }
+}
