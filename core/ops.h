@@ -321,6 +321,15 @@ Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w,
 Var path_attention_reference(Tape& t, Var q, Var k, Var v, Var w, Var beta, const std::vector<int32_t>& key_lengths,
                              const AttentionMask& mask, Real scale);
 
+// PaTH's reflection vectors (core/ops/path_reflections.cpp; docs/spec.md §2.20) from the
+// low-rank projection u (B, L, d): a causal depthwise convolution with taps conv (S, d) (row
+// s weighs the input s positions back; zeros before the start), SiLU, then each head's d /
+// heads channels divided by sqrt(their sum of squares + eps): w (B, L, heads, d / heads).
+// path_reflections_reference (core/ops/path_reference.cpp): the same as a composition of tape
+// ops, what the tests hold it to.
+Var path_reflections(Tape& t, Var u, Var conv, int64_t heads, Real eps);
+Var path_reflections_reference(Tape& t, Var u, Var conv, int64_t heads, Real eps);
+
 // The reference kernel (core/ops/attention_reference.cpp): fused_attention's arguments,
 // inputs and masks, computed with plain loops as the formulas read (every score of a row
 // kept, P stored for the backward). What the tests hold the fast kernel to; not for

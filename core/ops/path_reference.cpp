@@ -24,6 +24,9 @@
 // One (b, h) pair per loop iteration, its rows in order: results are the same bits for any
 // thread count. Causal only: a query's chain runs over the tokens between its keys and it.
 // A query row at or beyond its sequence's length (padding) outputs zeros.
+//
+// Also path_reflections_reference: the reflection vectors w as a composition of tape ops (what
+// the encoding ran before path_reflections, core/ops/path_reflections.cpp, fused it).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -162,6 +165,22 @@ Tensor path_attention_weights(const Tensor& q, const Tensor& k, const Tensor& w,
     }
   });
   return out;
+}
+
+Var path_reflections_reference(Tape& t, Var u, Var conv, int64_t heads, Real eps) {
+  const Shape s = t.shape(u);
+  ORDO_CHECK(s.rank() == 3 && heads >= 1 && s[2] % heads == 0, "path_reflections_reference: u must be (B, L, d) with d "
+             "divisible by heads = ", heads, ", got ", s);
+  const int64_t B = s[0], L = s[1], d = s[2], taps = t.shape(conv)[0];
+  // y_l = sum_s conv[s] u_{l - s}, zeros before the start.
+  Var y = mul(t, u, reshape(t, slice(t, conv, 0, 0, 1), Shape{d}));
+  for (int64_t back = 1; back < taps && back < L; ++back) {
+    Var shifted = concat(t, {t.input(Tensor::zeros(Shape{B, back, d})), slice(t, u, 1, 0, L - back)}, 1);
+    y = add(t, y, mul(t, shifted, reshape(t, slice(t, conv, 0, back, back + 1), Shape{d})));
+  }
+  y = reshape(t, mul(t, y, sigmoid(t, y)), Shape{B, L, heads, d / heads});  // SiLU, then per head
+  Var norm2 = add(t, sum_last(t, mul(t, y, y)), t.input(Tensor::scalar(eps)));  // (B, L, H)
+  return mul(t, y, reshape(t, exp(t, scale(t, log(t, norm2), -0.5)), Shape{B, L, heads, 1}));
 }
 
 }  // namespace ordo

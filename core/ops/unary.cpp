@@ -93,15 +93,6 @@ Var tanh(Tape& t, Var a) {
   }, {a});
 }
 
-// e = e^-|x| and r = 1 / (1 + e): sigmoid(x) = r and sigmoid(-x) = e r for x >= 0 (swapped for
-// x < 0). No exponential overflows, and 1 - sigmoid is never formed by a subtraction. Branch-
-// free with core/fastmath.h's exp, so the loops over it vectorise (libm's exp per element
-// was 37 ms of PoPE's 126 ms default step, through log_sigmoid).
-struct SigmoidPair {
-  Real e, r;
-  explicit SigmoidPair(Real x) : e(fast_exp(-std::fabs(x))), r(Real(1) / (Real(1) + e)) {}
-};
-
 Var sigmoid(Tape& t, Var a) {
   Tensor y = map(t.value(a), [](Real x) {
     const SigmoidPair s(x);

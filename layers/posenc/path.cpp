@@ -13,8 +13,9 @@
 // projection d -> 32 -> d without biases, a causal depthwise convolution of width 3 over the
 // positions without bias, SiLU, then each head's d_h components divided by
 // sqrt(sum w^2 + 1e-6). beta from a Linear with bias. Every weight N(0, 0.02^2), biases 0, so
-// beta close to 1 at the start. One set per layer. The attention hands q, k, v and the factors to
-// core/ops.h path_attention (its form, encoding.h PathForm): O(L) memory, no (L, L) tensor. Causal only.
+// beta close to 1 at the start. One set per layer. The convolution, SiLU and norm are one op
+// (core/ops.h path_reflections). The attention hands q, k, v and the factors to core/ops.h
+// path_attention (its form, encoding.h PathForm): O(L) memory, no (L, L) tensor. Causal only.
 #include <map>
 #include <memory>
 #include <string>
@@ -66,18 +67,8 @@ class PathEncoding final : public PositionalEncoding {
     LayerFactors& f = layers_.at(in.layer);
     const bool packed = t.shape(x).rank() == 2;  // (T, d): the convolution runs on the padded layout
     Var xs = packed ? unpack_rows(t, x, pos.lengths, pos.length) : x;  // (B, L, d)
-    const Shape s = t.shape(xs);
-    const int64_t B = s[0], L = s[1], d = s[2], dh = d / heads_;
     Var u = f.up.forward(t, f.down.forward(t, xs));
-    // Causal depthwise convolution: y_l = sum_s conv[s] * u_{l - s}, zeros before the start.
-    Var y = mul(t, u, reshape(t, slice(t, t.param(f.conv), 0, 0, 1), Shape{d}));
-    for (int64_t back = 1; back < kConvWidth && back < L; ++back) {
-      Var shifted = concat(t, {t.input(Tensor::zeros(Shape{B, back, d})), slice(t, u, 1, 0, L - back)}, 1);
-      y = add(t, y, mul(t, shifted, reshape(t, slice(t, t.param(f.conv), 0, back, back + 1), Shape{d})));
-    }
-    y = reshape(t, mul(t, y, sigmoid(t, y)), Shape{B, L, heads_, dh});  // SiLU, then per head
-    Var norm2 = add(t, sum_last(t, mul(t, y, y)), t.input(Tensor::scalar(kNormEps)));  // (B, L, H)
-    Var w = mul(t, y, reshape(t, exp(t, scale(t, log(t, norm2), -0.5)), Shape{B, L, heads_, 1}));
+    Var w = path_reflections(t, u, t.param(f.conv), heads_, kNormEps);  // conv, SiLU, per-head norm
     Var beta = scale(t, sigmoid(t, f.beta.forward(t, xs)), 2);  // (B, L, H)
     if (packed) return PathForm{pack_rows(t, w, pos.lengths), pack_rows(t, beta, pos.lengths)};
     return PathForm{w, beta};

@@ -88,3 +88,36 @@ TEST_CASE("PaTH: the fast kernel equals the reference kernel in float64", "[ops]
     }
   }
 }
+
+TEST_CASE("PaTH reflections: gradients, and the op equals the composition in float64", "[ops][path]") {
+  // u (B, L, d) with L below and past the convolution's width, 2 heads of width 3, 3 taps.
+  const int64_t B = 2, L = 5, d = 6, heads = 2;
+  const Real eps = Real(1e-6);
+  const std::vector<Tensor> in{random_tensor(Shape{B, L, d}, 61), random_tensor(Shape{3, d}, 62)};
+  for (bool reference : {false, true}) {
+    INFO("reference " << reference);
+    REQUIRE_GRADS_OK(check_gradients(
+        [&](Tape& t, const std::vector<Var>& v) {
+          return (reference ? path_reflections_reference : path_reflections)(t, v[0], v[1], heads, eps);
+        },
+        in));
+  }
+  for (int64_t length : {1, 2, 40}) {  // shorter than the taps, and many rows (dconv's partials over chunks)
+    const Shape su{3, length, d};
+    const Tensor R = random_tensor(Shape{3, length, heads, d / heads}, 63);
+    std::vector<Tensor> got[2];
+    for (int reference = 0; reference < 2; ++reference) {
+      std::vector<Parameter> p{{"u", random_tensor(su, 64)}, {"conv", random_tensor(Shape{3, d}, 65)}};
+      for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+      Tape t;
+      Var w = (reference ? path_reflections_reference : path_reflections)(t, t.param(p[0]), t.param(p[1]), heads, eps);
+      got[reference].push_back(t.value(w).clone());
+      t.backward(sum(t, mul(t, w, t.input(R))));
+      for (Parameter& x : p) got[reference].push_back(x.grad);
+    }
+    for (size_t i = 0; i < got[0].size(); ++i) {
+      INFO("L " << length << " tensor " << i << " (w, du, dconv)");
+      CHECK(max_abs_diff(got[0][i], got[1][i]) <= 1e-12);
+    }
+  }
+}

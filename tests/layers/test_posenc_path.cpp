@@ -181,6 +181,39 @@ TEST_CASE("path: 1 and 2 threads give the same bits", "[layers][path]") {
   for (size_t i = 0; i < one.size(); ++i) CHECK(one[i].to_vector() == two[i].to_vector());
 }
 
+TEST_CASE("path: the reflections op agrees with the composition and gives the same bits on 1 and 2 threads",
+          "[layers][path]") {
+  // Rows past the convolution's width and heads of 16 (a default head); the values as the
+  // encoding sees them after training has moved them (0.5 spreads).
+  const int64_t B = 3, L = 70, d = 64, heads = 4;
+  const Tensor R = normal_tensor({B, L, heads, d / heads}, 73);
+  auto run = [&](bool reference) {
+    std::vector<Parameter> p{{"u", normal_tensor({B, L, d}, 71, 0.5)}, {"conv", normal_tensor({3, d}, 72, 0.5)}};
+    for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+    Tape t;
+    Var w = (reference ? path_reflections_reference : path_reflections)(t, t.param(p[0]), t.param(p[1]), heads,
+                                                                        Real(1e-6));
+    std::vector<Tensor> r{t.value(w).clone()};
+    t.backward(sum(t, mul(t, w, t.input(R))));
+    for (Parameter& x : p) r.push_back(x.grad);
+    return r;
+  };
+  const std::vector<Tensor> reference = run(true);
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::vector<Tensor> one = run(false);
+  omp_set_num_threads(2);
+  const std::vector<Tensor> two = run(false);
+  omp_set_num_threads(previous);
+  for (size_t i = 0; i < one.size(); ++i) {
+    INFO("tensor " << i << " (w, du, dconv)");
+    CHECK(one[i].to_vector() == two[i].to_vector());
+    double scale = 0;
+    for (int64_t j = 0; j < reference[i].numel(); ++j) scale = std::max(scale, std::fabs(at(reference[i], j)));
+    CHECK(max_abs_diff(one[i], reference[i]) <= 2e-6 * std::max(1.0, scale));
+  }
+}
+
 TEST_CASE("path: w and beta from the layer input as the authors build them", "[layers][path]") {
   EncodingConfig cfg;
   cfg.d_model = 8;
