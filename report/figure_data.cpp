@@ -38,6 +38,7 @@ CurveData learning_curves(const std::string& task, const std::vector<RunRecord>&
   for (const std::string& label : labels) {
     const auto& ls = logs[label];
     c.seeds = std::max(c.seeds, static_cast<int>(ls.size()));
+    c.fewest_seeds = c.fewest_seeds == 0 ? static_cast<int>(ls.size()) : std::min(c.fewest_seeds, static_cast<int>(ls.size()));
     // A run that stopped early (--until-learned: learned, or no progress) keeps its model from
     // then on, so it holds its last value to the end of the longest run; the curve otherwise
     // ends with the shortest run (an unfinished study re-reported).

@@ -38,6 +38,7 @@ struct SeriesPoints {
 struct CurveData {
   std::vector<SeriesPoints> loss, acc;
   int seeds = 0;              // the most seeds of any series
+  int fewest_seeds = 0;       // the fewest (cells can differ: --kept-seeds tries more where runs fail)
   int64_t window = 1;         // steps per loss window (of the first series)
   int64_t last_step = 0;
 };

@@ -284,8 +284,10 @@ std::vector<PlotFiles> write_learning_curve_plots(const std::string& dir, const 
                                                   const std::vector<RunRecord>& runs,
                                                   const std::vector<SeriesStyle>& styles) {
   const CurveData c = learning_curves(t.task, runs);
-  const std::string seeds = "mean over " + std::to_string(c.seeds) + (c.seeds == 1 ? " seed" : " seeds") +
-                            (c.seeds > 1 ? ", band: min-max over seeds" : "");
+  const std::string count = c.fewest_seeds < c.seeds  // cells with different numbers of runs
+                                ? std::to_string(c.fewest_seeds) + "-" + std::to_string(c.seeds) + " seeds per cell"
+                                : std::to_string(c.seeds) + (c.seeds == 1 ? " seed" : " seeds");
+  const std::string seeds = "mean over " + count + (c.seeds > 1 ? ", band: min-max over seeds" : "");
   const double step = nice_step(static_cast<double>(c.last_step), c.acc.size() > kMaxOverlaid ? 4 : 10);
   const std::string x_axis = "set xrange [0:" + num(static_cast<double>(c.last_step)) + "]\nset xtics 0," + num(step) +
                              "\nset mxtics 2\n";

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <omp.h>
+#include <algorithm>
+#include <vector>
 
 #include "core/rng.h"
 #include "core/tensor.h"
@@ -32,6 +34,23 @@ inline Tensor away_from_zero_tensor(const Shape& shape, uint64_t key, uint64_t s
 
 inline bool bit_equal(const Tensor& a, const Tensor& b) {
   return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(Real) * a.numel()) == 0;
+}
+
+// The real rows of a padded (B, L, ...) tensor, sequence after sequence: (T, ...) with T the
+// sum of lengths, as the packed ops take them.
+inline Tensor pack_real_rows(const Tensor& x, const std::vector<int32_t>& lengths) {
+  std::vector<int64_t> dims = x.shape().dims();
+  const int64_t B = dims[0], L = dims[1], row = x.numel() / (B * L);
+  int64_t T = 0;
+  for (int32_t n : lengths) T += n;
+  dims.erase(dims.begin());
+  dims[0] = T;
+  Tensor out = Tensor::empty(Shape(dims));
+  int64_t r = 0;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 0; t < lengths[size_t(b)]; ++t, ++r)
+      std::copy(x.data() + (b * L + t) * row, x.data() + (b * L + t + 1) * row, out.data() + r * row);
+  return out;
 }
 
 // Runs body() with the given OpenMP thread count, then restores the previous count.

@@ -146,16 +146,7 @@ TEST_CASE("cope attention: packed rows and thread counts give the same bits", "[
     for (int64_t i = lengths[size_t(b)] * H * d; i < L * H * d; ++i) R[b * L * H * d + i] = 0;
   const AttentionMask mask(true, window);
   const Outputs padded = run(q, k, v, e, R, lengths, mask);
-  auto pack = [&](const Tensor& x) {
-    int64_t T = 0;
-    for (int32_t n : lengths) T += n;
-    Tensor out = Tensor::empty(Shape{T, H, d});
-    int64_t r = 0;
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t t = 0; t < lengths[size_t(b)]; ++t, ++r)
-        std::copy(x.data() + (b * L + t) * H * d, x.data() + (b * L + t + 1) * H * d, out.data() + r * H * d);
-    return out;
-  };
+  auto pack = [&](const Tensor& x) { return test::pack_real_rows(x, lengths); };
   Parameter pq("q", pack(q)), pk("k", pack(k)), pv("v", pack(v)), pe("e", e.clone());
   for (Parameter* p : {&pq, &pk, &pv, &pe}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;

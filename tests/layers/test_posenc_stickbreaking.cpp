@@ -158,16 +158,7 @@ TEST_CASE("stick-breaking attention: packed rows and thread counts give the same
   const AttentionMask mask(true, 7);
   const Outputs padded = run(q, k, v, R, lengths, mask, {});
   // The packed op on the real rows.
-  auto pack = [&](const Tensor& x) {
-    int64_t T = 0;
-    for (int32_t n : lengths) T += n;
-    Tensor out = Tensor::empty(Shape{T, H, d});
-    int64_t r = 0;
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t t = 0; t < lengths[size_t(b)]; ++t, ++r)
-        std::copy(x.data() + (b * L + t) * H * d, x.data() + (b * L + t + 1) * H * d, out.data() + r * H * d);
-    return out;
-  };
+  auto pack = [&](const Tensor& x) { return test::pack_real_rows(x, lengths); };
   Parameter pq("q", pack(q)), pk("k", pack(k)), pv("v", pack(v));
   for (Parameter* p : {&pq, &pk, &pv}) p->grad = Tensor::zeros(p->value.shape());
   Tape t;

@@ -50,3 +50,19 @@ TEST_CASE("learning curves: a run that stopped early holds its last value, an un
   CHECK(cut.acc[0].points.size() == 3);
   CHECK(cut.loss[0].points.size() == 2);
 }
+
+TEST_CASE("learning curves: the fewest and the most seeds of the cells", "[report][figures]") {
+  // rope with two seeds, none with three (--kept-seeds tries more seeds where runs fail).
+  std::vector<RunRecord> runs{run(0, {0.5, 0.9}), run(1, {0.5, 0.8})};
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    runs.push_back(run(seed, {0.5, 0.6}));
+    runs.back().encoding = "none";
+  }
+  const CurveData c = learning_curves("order", runs);
+  CHECK(c.acc.size() == 2);
+  CHECK(c.seeds == 3);
+  CHECK(c.fewest_seeds == 2);
+  const CurveData one = learning_curves("order", {run(0, {0.5, 0.9})});
+  CHECK(one.seeds == 1);
+  CHECK(one.fewest_seeds == 1);
+}
