@@ -31,7 +31,7 @@
 // the reference's order (each dot product over c in order; sums over keys from the farthest),
 // so they differ from the reference only through core/fastmath.h's exp (float32; the float64
 // build keeps libm's and gives the reference's forward bits). The backward's sums over the
-// queries of a tile (dk, dw, dbeta) are taken across lanes (lane_sum's fixed association)
+// queries of a tile (dk, dw, dbeta) are taken across lanes (a fixed association per width)
 // where the reference adds row after row, and dw's terms are grouped per lane first
 // (adjoint_key): the last bits differ there. A pair (b, h) is one
 // loop iteration, so any thread count gives the same bits.
@@ -142,10 +142,13 @@ inline void each_lane_group(int64_t begin, int64_t end, F&& f) {
 
 // The lanes that see key j, [begin, end) rounded out to whole vectors; empty if none. Outside
 // them a key changes nothing (no logit, no step, no adjoint): in a causal tile's own block of
-// keys, about half of every key's lanes. PaTH's mask is causal (with or without a window), so
-// the lanes with keys are the first ones and their [lo, hi) only move forward from lane to
-// lane: those that see j begin after the ones whose keys all come before j and end before the
-// first whose keys all come after it. Two counts, which vectorise (a search did not).
+// keys, about half of every key's lanes. PaTH's mask is causal (path_plan refuses others),
+// with or without a window, and a real row always sees its own key, so the lanes with keys
+// are the first ones (padding rows and the lanes past nq have none) and their [lo, hi) only
+// move forward from lane to lane: those that see j begin after the ones whose keys all come
+// before j and end before the first whose keys all come after it. Two counts, which vectorise
+// (a search did not). (Stick-breaking without the current key has an empty first lane: this
+// would not hold there.)
 inline std::pair<int64_t, int64_t> lanes_seeing(const QueryTile& tl, int64_t j) {
   const int32_t jj = static_cast<int32_t>(j);
   int32_t before = 0, upto = 0;
@@ -238,14 +241,18 @@ inline void adjoint_dots(const Real* __restrict wj, int64_t d, int64_t i0, const
   for (int v = 0; v < NV; ++v) store_vec(a + i0 + v * kVec, av[v]), store_vec(c + i0 + v * kVec, cv[v]);
 }
 
-// A vector's sum as lane_sum associates eight partial sums (the same bits for any thread count).
+// A vector's sum in a fixed association per vector width (8 floats: lane_sum's), so the same
+// bits on every thread count.
 inline Real vector_sum(VReal v) {
-  Real s[8] = {};
+  Real s[kVec];
   store_vec(s, v);
-  if constexpr (kVec == 8) return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-  Real total = 0;
-  for (int64_t l = 0; l < kVec; ++l) total += s[l];
-  return total;
+  if constexpr (kVec == 8) {
+    return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+  } else {
+    for (int64_t half = kVec / 2; half > 0; half /= 2)  // halves added pairwise
+      for (int64_t l = 0; l < half; ++l) s[l] += s[l + half];
+    return s[0];
+  }
 }
 
 // One key's step of the adjoint walk (keys from the farthest on), the state r_j of every lane

@@ -87,8 +87,9 @@ Var path_reflections(Tape& t, Var u, Var conv, int64_t heads, Real eps) {
         const Real dot = lane_sum<Real>(s.dh, [&](int64_t c) { return wd[o + c] * dwd[o + c]; });
         for (int64_t c = 0; c < s.dh; ++c) {
           const Real y = yd[o + c];
-          const Real sg = SigmoidPair<Real>(y).sigmoid(y);
-          dyd[o + c] = inv * (dwd[o + c] - wd[o + c] * dot) * (sg + y * sg * (1 - sg));
+          const SigmoidPair<Real> sp(y);
+          const Real sg = sp.sigmoid(y), rest = y >= 0 ? sp.e * sp.r : sp.r;  // sigmoid(y), 1 - sigmoid(y)
+          dyd[o + c] = inv * (dwd[o + c] - wd[o + c] * dot) * (sg + y * sg * rest);
         }
       }
     });
