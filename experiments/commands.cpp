@@ -15,6 +15,7 @@
   ORDO_COMMAND(export)     \
   ORDO_COMMAND(upgrade)    \
   ORDO_COMMAND(analyze)    \
+  ORDO_COMMAND(evaluate)   \
   ORDO_COMMAND(inspect_pe) \
   ORDO_COMMAND(demo)       \
   ORDO_COMMAND(bench)      \

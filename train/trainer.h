@@ -65,6 +65,8 @@ class Trainer {
            const std::function<bool()>& after_length = {});
   // Scores every kept evaluation set (no gradients recorded): the training range and --eval-lens.
   std::vector<EvalResult> evaluate();
+  // Scores one evaluation set built by the caller (`ordo evaluate`: a held-out set of another seed).
+  EvalResult evaluate(const EvalSet& set) { return evaluate_set(set); }
   // Called after each evaluation batch (evaluations at long lengths can take hours): the
   // set's length (0 = training range), batches done and in the set, seconds in this set.
   using EvalObserver = std::function<void(int64_t length, int64_t done, int64_t batches, double seconds)>;
