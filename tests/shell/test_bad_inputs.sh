@@ -296,6 +296,10 @@ if has_command compare; then
   row none "--task-steps: order needs at least 1 step, got 0" compare --task-steps order=0 --out @OUT
   row none "--task-steps: 'order' listed twice" compare --task-steps order=5,order=6 --out @OUT
 fi
+if has_command evaluate; then
+  row none "--checkpoint" evaluate
+  row inputs "not an HDF5 file" evaluate --checkpoint @IN/garbage.h5
+fi
 if has_command analyze; then
   row none "--checkpoint" analyze --out @OUT
   row inputs "not an HDF5 file" analyze --checkpoint @IN/garbage.h5 --out @OUT
