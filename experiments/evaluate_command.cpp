@@ -9,7 +9,9 @@
 // restored), draws the set of --len (0: the training range) with --sequences sequences from
 // --eval-seed exactly as a run draws its own, and prints the accuracy, the exact-match share
 // and the loss. With the run's own --eval-seed and sequence count, the numbers are the run's
-// last logged evaluation of that set.
+// last logged evaluation of that set. A run with --eval-sets-per-seed draws its sets from
+// --eval-seed and its --seed; so does this command, --eval-seed N giving the set that run would
+// have drawn with N.
 #include <cstdio>
 #include <memory>
 
@@ -81,12 +83,16 @@ int cmd_evaluate(const Args& args) {
     throw InputError(e.what());
   }
   const TrainConfig& cfg = trainer->config();
-  const EvalSet set = make_eval_set(trainer->task(), seed, len, cfg.eval_batch, sequences);
+  TrainConfig drawn = cfg;
+  drawn.eval_seed = seed;
+  const EvalSet set = make_eval_set(trainer->task(), drawn.held_out_seed(), len, cfg.eval_batch, sequences);
   const EvalResult r = trainer->evaluate(set);
-  std::printf("%s / %s, step %lld, eval seed %llu, %s, %lld sequences: accuracy %.4f, exact %.4f (%lld of %lld "
+  std::printf("%s / %s, step %lld, eval seed %llu%s, %s, %lld sequences: accuracy %.4f, exact %.4f (%lld of %lld "
               "sequences wrong), loss %.4f\n",
               cfg.task.name.c_str(), encoding_label(cfg.model).c_str(), static_cast<long long>(trainer->step()),
-              static_cast<unsigned long long>(seed), len == 0 ? "the training range" : ("length " + std::to_string(len)).c_str(),
+              static_cast<unsigned long long>(seed),
+              cfg.eval_sets_per_seed ? (" with seed " + std::to_string(cfg.seed) + " (--eval-sets-per-seed)").c_str() : "",
+              len == 0 ? "the training range" : ("length " + std::to_string(len)).c_str(),
               static_cast<long long>(r.counts.sequences), r.counts.accuracy(), r.counts.exact_match(),
               static_cast<long long>(r.counts.sequences - r.counts.exact), static_cast<long long>(r.counts.sequences),
               r.counts.mean_loss());

@@ -128,8 +128,10 @@ std::string eval_sets_key(const std::string& task, const std::map<std::string, s
 // (TaskSummary::commonest), each set rebuilt as the runs built it (train/trainer.cpp: from
 // --eval-seed, and the sequence counts; batching does not change a set's sequences). The
 // answer is the commonest one of a training-range sample of kReferenceSequences from a seed
-// of its own, so that no evaluation set's own sampling skew picks it. Leaves `t` without a
-// baseline when the settings do not parse; a length the task cannot take is left out.
+// of its own, so that no evaluation set's own sampling skew picks it. Runs with
+// --eval-sets-per-seed drew sets of their own; their baseline is measured on the sets of
+// --eval-seed alone, another sample of the same law. Leaves `t` without a baseline when the
+// settings do not parse; a length the task cannot take is left out.
 void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::string, std::string>& settings) {
   try {
     const TrainConfig defaults;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.h"
 #include "data/task.h"
 #include "layers/model.h"
 #include "train/optimizer.h"
@@ -44,6 +45,12 @@ struct TrainConfig {
   int64_t eval_batch = 128;
   uint64_t seed = 0;
   uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets
+  // Huang et al.'s protocol (docs/spec.md §3.8, §5.5): their code draws the training stream
+  // after reseeding with 42, whatever the run's seed, and each seed's held-out sets after
+  // seeding with it. train_seed >= 0 keys training's draws (sequences, offsets, positions,
+  // dropout) apart from `seed`, which then keys the initialisation only; -1 = `seed`.
+  int64_t train_seed = -1;
+  bool eval_sets_per_seed = false;  // held-out sets drawn from (eval_seed, seed), one per run
   bool same_length = true;       // one length per training batch: no padding FLOPs
   bool check_numerics = false;   // scan every op output; name the first non-finite one
   std::string head;              // "" = the task's head; "cls" = a learned cls token
@@ -61,6 +68,14 @@ struct TrainConfig {
   int64_t learned_evals = 2;
   // Sequences in the held-out training-range set (Huang et al.: 2000).
   int64_t eval_train_sequences = 512;
+
+  // The seed of training's random draws: train_seed when set, else seed.
+  uint64_t draws_seed() const { return train_seed >= 0 ? static_cast<uint64_t>(train_seed) : seed; }
+  // The seed the held-out sets are drawn from (data/eval.h): eval_seed, or with
+  // eval_sets_per_seed one of the run's own, mixed from eval_seed and seed.
+  uint64_t held_out_seed() const {
+    return eval_sets_per_seed ? mix64(eval_seed ^ mix64(seed ^ hash64("ordo/eval-sets-per-seed"))) : eval_seed;
+  }
 };
 
 }  // namespace ordo

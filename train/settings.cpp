@@ -201,7 +201,23 @@ std::vector<Setting> build_table() {
       real_setting("clip", "training", "global gradient-norm clip (0 = off)", [](C& c) -> auto& { return c.clip; }),
       real_setting("weight-decay", "training", "decoupled weight decay on matrices and tables",
                    [](C& c) -> auto& { return c.optimizer.weight_decay; }),
-      uint_setting("seed", "training", "seed of initialisation, data and dropout", [](C& c) -> auto& { return c.seed; }),
+      uint_setting("seed", "training", "seed of initialisation, data and dropout (of initialisation only with --train-seed)",
+                   [](C& c) -> auto& { return c.seed; }),
+      Setting{"train-seed", "training",
+              "seed of training's draws (sequences, random offsets and positions, dropout): 'seed' (--seed's) or a "
+              "number, one training stream for every seed of a study, --seed then initialising only (Huang et al.'s "
+              "protocol)",
+              false, true,
+              [](const TrainConfig& c) { return c.train_seed < 0 ? std::string("seed") : std::to_string(c.train_seed); },
+              [](TrainConfig& c, const std::string& s) {
+                if (s == "seed") {
+                  c.train_seed = -1;
+                  return;
+                }
+                ORDO_CHECK(!s.empty() && s.find_first_not_of("0123456789") == std::string::npos,
+                           "--train-seed expects 'seed' or a non-negative whole number, got '", s, "'");
+                c.train_seed = parse_int("train-seed", s);
+              }},
       bool_setting("same-length", "training", "one length per training batch (no padding)",
                    [](C& c) -> auto& { return c.same_length; }),
       int_setting("random-positions", "training",
@@ -228,8 +244,12 @@ std::vector<Setting> build_table() {
       int_setting("eval-sequences", "evaluation", "sequences in each extrapolation length's set",
                   [](C& c) -> auto& { return c.eval_sequences; }),
       int_setting("eval-batch", "evaluation", "sequences per evaluation batch (at most; also at most 8192 tokens)", [](C& c) -> auto& { return c.eval_batch; }),
-      uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run)",
+      uint_setting("eval-seed", "evaluation", "seed of the held-out sets (the same for every run unless --eval-sets-per-seed)",
                    [](C& c) -> auto& { return c.eval_seed; }),
+      bool_setting("eval-sets-per-seed", "evaluation",
+                   "each run's held-out sets drawn from --eval-seed and its --seed, not one set for every run "
+                   "(Huang et al.'s code draws each seed's sets after seeding with it)",
+                   [](C& c) -> auto& { return c.eval_sets_per_seed; }),
       bool_setting("random-positions-eval", "evaluation",
                    "with --random-positions: evaluate at sampled positions too (as Ruoss et al.'s code), not 0..n-1",
                    [](C& c) -> auto& { return c.random_positions_eval; }),

@@ -97,7 +97,7 @@ Trainer::Trainer(const TrainConfig& cfg) : cfg_(cfg) {
   ORDO_CHECK(!task_->has_eval_twin() || cfg_.eval_sequences % 2 == 0, task_->name(),
              ": evaluation sets are swap-paired, so --eval-sequences must be even, got ", cfg_.eval_sequences);
   std::vector<int64_t> lens = cfg_.eval_lens.empty() ? default_extrapolation_lengths(*task_) : cfg_.eval_lens;
-  eval_sets_ = make_eval_sets(*task_, cfg_.eval_seed, lens, cfg_.eval_batch, cfg_.eval_train_sequences, cfg_.eval_sequences);
+  eval_sets_ = make_eval_sets(*task_, cfg_.held_out_seed(), lens, cfg_.eval_batch, cfg_.eval_train_sequences, cfg_.eval_sequences);
   // The final-only sets are built when scored; their lengths are checked now, not hours later.
   for (int64_t len : cfg_.eval_lens_final) check_eval_length(*task_, len, "--eval-lens-final");
 }
@@ -114,15 +114,15 @@ double Trainer::forward_backward(const Batch& part, double weight, int64_t index
   tape_.clear();
   ForwardOptions fo;
   fo.training = true;
-  fo.dropout_seed = stream_key(cfg_.seed, Stream::dropout);
+  fo.dropout_seed = stream_key(cfg_.draws_seed(), Stream::dropout);
   fo.step = static_cast<uint64_t>(step_ * cfg_.micro_batches + index);  // each part its own dropout masks
   if (cfg_.random_positions > 0)  // a fresh sorted sample from [0, N) per step, shared by its parts
-    fo.positions = random_positions(stream_key(cfg_.seed, Stream::random_positions), static_cast<uint64_t>(step_),
+    fo.positions = random_positions(stream_key(cfg_.draws_seed(), Stream::random_positions), static_cast<uint64_t>(step_),
                                     part.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
   if (cfg_.random_offset > 0) {  // each sequence its own offset, drawn by its place in the whole batch
     const int64_t first = step_ * cfg_.batch_size + index * part.batch_size();
     for (int64_t j = 0; j < part.batch_size(); ++j)
-      fo.offsets.push_back(random_offset(stream_key(cfg_.seed, Stream::random_offset), static_cast<uint64_t>(first + j),
+      fo.offsets.push_back(random_offset(stream_key(cfg_.draws_seed(), Stream::random_offset), static_cast<uint64_t>(first + j),
                                          part.lengths[static_cast<size_t>(j)] + head_tokens(cfg_.model.head),
                                          cfg_.random_offset));
   }
@@ -140,7 +140,7 @@ double Trainer::forward_backward(const Batch& part, double weight, int64_t index
 double Trainer::train_step(double lr) {
   tape_.clear();
   tape_.set_check_numerics(cfg_.check_numerics);
-  const Batch batch = task_->batch(cfg_.seed, static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
+  const Batch batch = task_->batch(cfg_.draws_seed(), static_cast<uint64_t>(step_), cfg_.batch_size, cfg_.same_length);
   const MicroBatches parts{cfg_.micro_batches, world_};
   std::vector<double> losses;
   try {
@@ -184,7 +184,7 @@ EvalResult Trainer::evaluate_set(const EvalSet& set) {
     NoGradGuard guard(tape_);
     ForwardOptions fo;
     if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
-      fo.positions = random_positions(stream_key(cfg_.eval_seed, Stream::random_positions),
+      fo.positions = random_positions(stream_key(cfg_.held_out_seed(), Stream::random_positions),
                                       (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
                                       batch.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
     ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);
@@ -271,7 +271,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
   if (go && leader && trained())
     for (int64_t len : final_lengths_pending(cfg_, log_)) {
       record_eval({evaluate_set(
-          make_eval_set(*task_, cfg_.eval_seed, len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final"))});
+          make_eval_set(*task_, cfg_.held_out_seed(), len, cfg_.eval_batch, cfg_.eval_sequences, "--eval-lens-final"))});
       release_table_caches();  // the encodings' tables for this length: one length's worth at a time
       log_.total_wall_seconds = wall();
       if (after_length && !after_length()) break;
@@ -296,8 +296,8 @@ Checkpoint Trainer::checkpoint() const {
   }
   ck.scalars["optimizer_steps"] = static_cast<double>(optimizer_->steps());
   ck.scalars["elapsed_seconds"] = log_.total_wall_seconds;
-  // Every random draw of a run is keyed by (seed, step): that pair is the RNG state.
-  ck.rng.push_back(CounterRng::State{cfg_.seed, 0, static_cast<uint64_t>(step_), 4});
+  // Every random draw of training is keyed by (draws_seed(), step): that pair is the RNG state.
+  ck.rng.push_back(CounterRng::State{cfg_.draws_seed(), 0, static_cast<uint64_t>(step_), 4});
   ck.log = log_;
   return ck;
 }

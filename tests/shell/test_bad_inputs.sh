@@ -126,6 +126,7 @@ row none "--lr expects a finite number, got 'nan'" train --lr nan --out @OUT
 row none "--lr expects a finite number, got 'inf'" train --lr inf --out @OUT
 row none "--causal expects true or false, got 'maybe'" train --causal=maybe --out @OUT
 row none "--seed expects a non-negative whole number" train --seed -1 --out @OUT
+row none "--train-seed expects 'seed' or a non-negative whole number, got 'x'" train --train-seed x --out @OUT
 row none "--steps must be positive, got 0" train --steps 0 --out @OUT
 row none "--steps must be positive, got -5" train --steps -5 --out @OUT
 row none "--batch must be positive, got 0" train --batch 0 --out @OUT

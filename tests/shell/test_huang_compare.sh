@@ -19,7 +19,8 @@ trap 'rm -rf "$dir"' EXIT
 "$ordo" compare --tasks bin_majority --encodings none,learned --random-offset 154 --layers 1 --heads 1 --d-model 16 \
   --d-ff 64 --causal --tie-embeddings --scale-output-init --schedule linear --warmup 0 --batch 16 --same-length=false \
   --steps 40 --until-learned --learned-at 1.0 --learned-evals 1 --eval-every 20 --eval-train-sequences 32 \
-  --eval-lens 100,150 --eval-sequences 2 --eval-lens-final 51:150:1 --seeds 2 --quiet --out "$dir/study" >/dev/null
+  --eval-lens 100,150 --eval-sequences 2 --eval-lens-final 51:150:1 --seeds 2 --train-seed 42 --eval-sets-per-seed \
+  --quiet --out "$dir/study" >/dev/null
 "$python" "$here/docs/results/huang/compare.py" "$dir/study" >"$dir/comparison.md"
 
 fail() { echo "FAIL: $1"; cat "$dir/comparison.md"; exit 1; }

@@ -1,11 +1,14 @@
 // tests/train/test_huang_protocol.cpp: what ordo adds to train at Huang et al. 2025's protocol
 // (docs/spec.md §1.3, §2.13, §5.2, §5.5): random offsets per sequence, the linear schedule,
-// stopping at the first evaluation at the threshold, tied embeddings, and next-token tasks
-// trained causal only.
+// stopping at the first evaluation at the threshold, tied embeddings, next-token tasks trained
+// causal only, one training stream for every seed and held-out sets per seed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
+#include "data/eval.h"
 #include "layers/model.h"
 #include "tests/layers/model_fixtures.h"
 #include "train/optimizer.h"
@@ -209,4 +212,100 @@ TEST_CASE("next-token tasks: a bidirectional run is refused", "[huang][train]") 
   CHECK_THROWS_WITH(validate(c), Contains("task unique_copy predicts each next token") && Contains("--causal"));
   c.model.causal = true;
   CHECK_NOTHROW(validate(c));
+}
+
+namespace {
+
+std::vector<Real> all_params(Trainer& t) {
+  std::vector<Real> all;
+  for (Parameter* p : t.model().parameters()) {
+    const auto v = p->value.to_vector();
+    all.insert(all.end(), v.begin(), v.end());
+  }
+  return all;
+}
+
+// `to`'s weights set to `from`'s: two runs then differ only in their draws.
+void copy_weights(Trainer& from, Trainer& to) {
+  const auto src = from.model().parameters(), dst = to.model().parameters();
+  REQUIRE(src.size() == dst.size());
+  for (size_t i = 0; i < src.size(); ++i) {
+    REQUIRE(src[i]->value.numel() == dst[i]->value.numel());
+    std::copy(src[i]->value.data(), src[i]->value.data() + src[i]->value.numel(), dst[i]->value.data());
+  }
+}
+
+std::vector<int32_t> set_tokens(const EvalSet& s) {
+  std::vector<int32_t> all;
+  for (const Batch& b : s.batches) {
+    const auto v = b.tokens.to_vector();
+    all.insert(all.end(), v.begin(), v.end());
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("--train-seed: seeds of one training stream differ only in initialisation; the default is --seed's",
+          "[huang][train]") {
+  TrainConfig c = small_train_config("majority", "learned");
+  c.model.causal = true;
+  c.model.dropout = 0.1;  // dropout is one of training's draws
+  c.task.max_len = 10;
+  c.eval_lens = {20};
+  c.steps = 4;
+  c.random_offset = 30;  // and so are the offsets
+  auto trained = [](const TrainConfig& cfg, Trainer* weights_from) {
+    auto t = std::make_unique<Trainer>(cfg);
+    if (weights_from) copy_weights(*weights_from, *t);
+    for (int i = 0; i < 4; ++i) t->step_once();
+    return t;
+  };
+  TrainConfig s0 = c, s1 = c;
+  s1.seed = 1;
+  Trainer init0(s0);
+  CHECK(all_params(init0) != all_params(*std::make_unique<Trainer>(s1)));  // the seed initialises
+  // Same weights, default --train-seed: the seeds' streams differ, so do the trained weights.
+  CHECK(all_params(*trained(s1, &init0)) != all_params(*trained(s0, nullptr)));
+  // Same weights, one --train-seed: the same batches, offsets and dropout masks, the same bits.
+  s0.train_seed = s1.train_seed = 42;
+  CHECK(all_params(*trained(s1, &init0)) == all_params(*trained(s0, nullptr)));
+  // --train-seed equal to --seed is the run without it.
+  TrainConfig same = c;
+  same.train_seed = 0;
+  CHECK(all_params(*trained(same, nullptr)) == all_params(*trained(c, nullptr)));
+  CHECK(to_settings(c).at("train-seed") == "seed");
+  CHECK(from_settings(to_settings(s1)).train_seed == 42);
+  TrainConfig bad;
+  CHECK_THROWS_WITH(find_setting("train-seed")->set(bad, "-3"), Contains("'seed' or a non-negative whole number"));
+}
+
+TEST_CASE("--eval-sets-per-seed: each seed its own held-out sets, fixed by (--eval-seed, --seed)", "[huang][train]") {
+  TrainConfig c = small_train_config("majority", "none");
+  c.model.causal = true;
+  c.task.max_len = 10;
+  c.eval_lens = {20};
+  auto sets = [](const TrainConfig& cfg) {
+    Trainer t(cfg);
+    std::vector<std::vector<int32_t>> all;
+    for (const EvalSet& s : t.eval_sets()) all.push_back(set_tokens(s));
+    return all;
+  };
+  TrainConfig s1 = c;
+  s1.seed = 1;
+  const auto shared = sets(c);
+  CHECK(sets(s1) == shared);  // by default every run is scored on the same sets
+  TrainConfig p0 = c, p1 = s1;
+  p0.eval_sets_per_seed = p1.eval_sets_per_seed = true;
+  const auto own0 = sets(p0), own1 = sets(p1);
+  REQUIRE(own0.size() == shared.size());
+  for (size_t i = 0; i < shared.size(); ++i) {  // the training range's set and the length 20's
+    CHECK(own0[i] != own1[i]);
+    CHECK(own0[i] != shared[i]);
+  }
+  CHECK(sets(p0) == own0);
+  TrainConfig p0_other = p0;
+  p0_other.eval_seed = 7;
+  CHECK(sets(p0_other) != own0);
+  CHECK(p0.held_out_seed() != p1.held_out_seed());
 }

@@ -20,11 +20,14 @@ ordo=${ORDO:-./build/ordo}
 # no dropout), AdamW (wd 0.01, clip 1), batch 64 of mixed lengths 1..50, linear decay to 0 over
 # 30,000 steps without warmup, evaluated every 3,000, stopped at the first evaluation with every
 # one of 2,000 held-out training-range sequences right; test bins 51-100 and 101-150 scored
-# after the last step as length sweeps, 40 sequences per length (2,000 per bin).
+# after the last step as length sweeps, 40 sequences per length (2,000 per bin). Their seeding:
+# one training stream for every seed (their Trainer reseeds with 42), held-out sets drawn per
+# seed (docs/spec.md §3.15).
 common=(--causal --tie-embeddings --scale-output-init --schedule linear --warmup 0 --batch 64 --same-length=false
         --steps 30000 --until-learned --learned-at 1.0 --learned-evals 1 --eval-every 3000
         --eval-train-sequences 2000 --eval-lens 100,150 --eval-sequences 40 --eval-lens-final 51:150:1
-        --seeds 5 --kept-seeds 5 --max-seeds 20 --jobs "${JOBS:-2}" --ckpt-minutes 10 --quiet --resume)
+        --seeds 5 --kept-seeds 5 --max-seeds 20 --train-seed 42 --eval-sets-per-seed
+        --jobs "${JOBS:-2}" --ckpt-minutes 10 --quiet --resume)
 
 # name task encoding layers heads d lr offset
 studies=(
