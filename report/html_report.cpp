@@ -208,10 +208,11 @@ std::string report_json(const ReportInput& in) {
   j.key("tasks").raw("[");
   for (size_t ti = 0; ti < tasks.size(); ++ti) {
     const TaskSummary& t = tasks[ti];
-    int seeds = 0;
+    int seeds = 0, fewest_seeds = 0;  // cells can differ (--kept-seeds tries more where runs fail)
     int64_t steps = 0;
     for (const EncodingSummary& e : t.rows) {
       seeds = std::max(seeds, e.seeds);
+      fewest_seeds = fewest_seeds == 0 ? e.seeds : std::min(fewest_seeds, e.seeds);
       for (const SeedOutcome& s : e.per_seed) steps = std::max(steps, s.steps);
     }
     j.raw(ti ? ",{" : "{").key("task").str(t.task).raw(",").key("chance").num(t.chance).raw(",");
@@ -226,6 +227,7 @@ std::string report_json(const ReportInput& in) {
     j.key("sweep").raw(t.lengths.size() > kMaxLengthColumns + 1 ? "true" : "false").raw(",");
     j.key("train_range").raw("[").num(static_cast<double>(t.min_len)).raw(",").num(static_cast<double>(t.max_len));
     j.raw("],").key("steps").num(static_cast<double>(steps)).raw(",").key("seeds").num(seeds).raw(",");
+    j.key("fewest_seeds").num(fewest_seeds).raw(",");
     j.key("table");
     table_json(j, task_table(t));
     j.raw(",");

@@ -186,6 +186,16 @@ try {
                   rotation: x ? x.labelRotation : 0};
         });
       }, task.task);
+      // the task line gives the runs per cell, a range where cells differ (--kept-seeds)
+      if (Number.isFinite(task.seeds)) {
+        const meta = await page.evaluate(name => {
+          const p = document.querySelector(`section.task[data-task="${name}"] p.task-meta`);
+          return p ? p.textContent : '';
+        }, task.task);
+        const want = Number.isFinite(task.fewest_seeds) && task.fewest_seeds < task.seeds
+          ? `${task.fewest_seeds}–${task.seeds} seeds per encoding` : `${task.seeds} seed${task.seeds === 1 ? '' : 's'}`;
+        check(meta.includes(want), `task ${task.task}: its line "${meta}" does not say "${want}"`);
+      }
       const kinds = found.map(f => f.kind).sort().join(',');
       const want = ['acc', 'lengths', 'loss'].concat(task.distance ? ['distance'] : []).sort().join(',');
       check(kinds === want, `task ${task.task}: charts ${kinds || '(none)'}, expected ${want}`);

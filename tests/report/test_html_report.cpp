@@ -129,6 +129,7 @@ TEST_CASE("report.html: one page with Chart.js and the study's data in place, no
   CHECK(json.find("\"color\":\"" + style_of(styles, "rope").colour + "\"") != std::string::npos);
   CHECK(json.find("\"findings\":[\"Solved by some seeds only: rope (1 of 2).\"") != std::string::npos);
   CHECK(json.find("\"distance\":null") != std::string::npos);  // these runs record no distances
+  CHECK(json.find("\"seeds\":2,\"fewest_seeds\":1,") != std::string::npos);  // rope's 2 runs, the other's 1
 
   const std::string page = render_html_report(in);
   CHECK(page.find("/*ORDO_DATA*/") == std::string::npos);
