@@ -98,7 +98,7 @@ struct CopeBuffers {
     Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec), Pm = round_up(p.P, kMR);
     const int64_t pair = Lk * dp, tile = Lk * kTile, ptile = Pm * kTile, rows = kTile * dp, cols = dp * kTile;
     const int64_t n = 2 * pair + Pm * dp + 2 * tile + ptile + 4 * rows + 2 * cols +
-                      (backward ? 2 * pair + Pm * dp + 3 * tile + ptile : 0);
+                      (backward ? 2 * pair + Pm * dp + 3 * tile + ptile + 2 * kTile : 0);
     thread_local std::vector<Real> buffer;
     thread_local std::vector<int32_t> indices;
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
@@ -109,7 +109,7 @@ struct CopeBuffers {
     k = take(pair), v = take(pair), e = take(Pm * dp), zt = take(tile), at = take(tile), qet = take(ptile);
     qt = take(cols), dot = take(cols), qs = take(rows), qu = take(rows), dos = take(rows), out = take(rows);
     if (backward) {
-      gate = take(tile), w = take(tile), dt = take(tile), dqet = take(ptile);
+      gate = take(tile), w = take(tile), dt = take(tile), dqet = take(ptile + 2 * kTile);  // + top and sink rows
       dk = take(pair), dv = take(pair), de = take(Pm * dp);
       lo = indices.data(), hi = indices.data() + tile, rows_a = hi + tile, rows_b = rows_a + Lk;
     }
@@ -219,10 +219,22 @@ ORDO_WIDE_LOOPS void cope_weights(const QueryTile& tl, const Real* __restrict xt
 // dz^T in place of G^T, and dQ^T (its first pm rows written), from A^T, D (each query's
 // dO . O) and what cope_logits<true> kept. The sums of dp walk the key rows from klo up, so
 // that key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
-// vectorised loop over its lanes (dx, dp, the sums, dz), then the scatter into dQ^T.
+// vectorised loop over its lanes (dx, dp, the sums, dz, and dQ's sums), then the stores of the
+// positions finished.
+//
+// dQ[lo] += dx (1 - w) and dQ[hi] += dx w, summed without a read of dQ^T: walking the keys up,
+// a query's position p = min(C, P - 1) never rises and falls by less than one a key (C loses
+// one gate, at most 1), so floor p steps down by 0 or 1 and hi is floor p + 1 or carries w = 0.
+// Each lane keeps the sums of its current floor n and of n + 1 (run_lo, run_hi); when the floor
+// steps down, n + 1 is final and stored, the sum of n becomes that of the new n + 1, and the new
+// n's starts at 0. A lane's terms are added in key order, as a scatter would add them: the bits
+// are the scatter's. Every store is of a finished sum, each position once; lanes with no step
+// store into a spare row (Q^T's rows Pm and Pm + 1 are the top's n + 1 and that sink).
 ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Real* __restrict D, CopeBuffers& bf) {
-  Real Dp[kTile], dx_row[kTile];
-  std::fill(Dp, Dp + kTile, Real(0));
+  Real Dp[kTile], run_lo[kTile], run_hi[kTile], done[kTile];
+  int32_t at_lo[kTile], store_to[kTile];  // the run's floor as an index into Q^T (-1: no run yet)
+  for (int64_t i = 0; i < kTile; ++i) Dp[i] = run_lo[i] = run_hi[i] = 0, at_lo[i] = -1;
+  const int32_t sink = static_cast<int32_t>((bf.Pm + 1) * kTile);
   const Real* __restrict at = bf.at;
   Real* __restrict dt = bf.dt;
   Real* __restrict dqet = bf.dqet;
@@ -233,20 +245,25 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
     const Real* __restrict gg = bf.gate + r;   // g (1 - g)
     const Real* __restrict slope = bf.zt + r;  // Q[hi] - Q[lo]
     const int32_t* __restrict lo = bf.lo + r;
-    const int32_t* __restrict hi = bf.hi + r;
     for (int64_t i = i0; i < i1; ++i) {
       const Real dx = at[r + i] * (dt[r + i] - D[i]);
-      dx_row[i] = dx;
       Dp[i] += dx * slope[i];
       dt[r + i] = dx + Dp[i] * gg[i];
+      const bool step = (lo[i] != at_lo[i]) & (at_lo[i] >= 0);  // the floor fell by one
+      done[i] = run_hi[i];
+      store_to[i] = step ? at_lo[i] + static_cast<int32_t>(kTile) : sink;
+      run_hi[i] = step ? run_lo[i] : run_hi[i];
+      run_lo[i] = step ? Real(0) : run_lo[i];
+      at_lo[i] = lo[i];
+      run_lo[i] += dx * (Real(1) - w[i]);
+      run_hi[i] += dx * w[i];
     }
     std::fill(dt + r, dt + r + i0, Real(0));
     std::fill(dt + r + i1, dt + r + tl.nqp, Real(0));
-    for (int64_t i = i0; i < i1; ++i) {
-      dqet[lo[i]] += dx_row[i] * (Real(1) - w[i]);
-      dqet[hi[i]] += dx_row[i] * w[i];
-    }
+    for (int64_t i = i0; i < i1; ++i) dqet[store_to[i]] = done[i];
   }
+  for (int64_t i = 0; i < tl.nqp; ++i)
+    if (at_lo[i] >= 0) dqet[at_lo[i]] = run_lo[i], dqet[at_lo[i] + kTile] = run_hi[i];
   std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
 }
 
