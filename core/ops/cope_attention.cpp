@@ -216,25 +216,27 @@ ORDO_WIDE_LOOPS void cope_weights(const QueryTile& tl, const Real* __restrict xt
   std::fill(at + tl.nk * kTile, at + tl.mk * kTile, Real(0));
 }
 
-// dz^T in place of G^T, and dQ^T (its first pm rows written), from A^T, D (each query's
-// dO . O) and what cope_logits<true> kept. The sums of dp walk the key rows from klo up, so
-// that key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
+// dz^T in place of G^T, and dQ^T (its first pm rows, and ±0 sums past them), from A^T, D (each
+// query's dO . O) and what cope_logits<true> kept. The sums of dp walk the key rows from klo up,
+// so that key j's sum holds every m <= j. Rows past nk of dz^T are zeroed. Each key row: one
 // vectorised loop over its lanes (dx, dp, the sums, dz, and dQ's sums), then the stores of the
 // positions finished.
 //
 // dQ[lo] += dx (1 - w) and dQ[hi] += dx w, summed without a read of dQ^T: walking the keys up,
-// a query's position p = min(C, P - 1) never rises and falls by less than one a key (C loses
-// one gate, at most 1), so floor p steps down by 0 or 1 and hi is floor p + 1 or carries w = 0.
-// Each lane keeps the sums of its current floor n and of n + 1 (run_lo, run_hi); when the floor
-// steps down, n + 1 is final and stored, the sum of n becomes that of the new n + 1, and the new
-// n's starts at 0. A lane's terms are added in key order, as a scatter would add them: the bits
-// are the scatter's. Every store is of a finished sum, each position once; lanes with no step
-// store into a spare row (Q^T's rows Pm and Pm + 1 are the top's n + 1 and that sink).
+// a query's position p = min(C, P - 1) never rises, and as C loses one gate (at most 1) a key,
+// floor p steps down by 0 or 1, or by 2 where rounding took the forward's sum past a second
+// integer (C = 2 - 2^-23 plus a gate of 1 rounds to 3); hi is floor p + 1, or w = 0. Each lane
+// keeps the sums of its current floor n and of n + 1 (run_lo, run_hi); when the floor steps
+// down, n + 1 is final and stored, the sum of n becomes that of the new n + 1 (a step of 2:
+// it is final too, stored, and the new n + 1 starts at 0), and the new n's starts at 0. A lane's
+// terms are added in key order, as a scatter would add them: the bits are the scatter's. Every
+// store is of a finished sum, each position once; lanes with no step store into a sink, dQ^T's
+// row Pm + 1 (row P <= Pm takes the top's n + 1: w = 0 there, a sum of ±0 past pm).
 ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Real* __restrict D, CopeBuffers& bf) {
-  Real Dp[kTile], run_lo[kTile], run_hi[kTile], done[kTile];
-  int32_t at_lo[kTile], store_to[kTile];  // the run's floor as an index into Q^T (-1: no run yet)
+  Real Dp[kTile], run_lo[kTile], run_hi[kTile], done[kTile], done_lo[kTile];
+  int32_t at_lo[kTile], was_at[kTile], store_to[kTile];  // the run's floor as an index into dQ^T (-1: no run yet)
   for (int64_t i = 0; i < kTile; ++i) Dp[i] = run_lo[i] = run_hi[i] = 0, at_lo[i] = -1;
-  const int32_t sink = static_cast<int32_t>((bf.Pm + 1) * kTile);
+  const int32_t sink = static_cast<int32_t>((bf.Pm + 1) * kTile), row = static_cast<int32_t>(kTile);
   const Real* __restrict at = bf.at;
   Real* __restrict dt = bf.dt;
   Real* __restrict dqet = bf.dqet;
@@ -245,14 +247,17 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
     const Real* __restrict gg = bf.gate + r;   // g (1 - g)
     const Real* __restrict slope = bf.zt + r;  // Q[hi] - Q[lo]
     const int32_t* __restrict lo = bf.lo + r;
+    int32_t two_any = 0;
     for (int64_t i = i0; i < i1; ++i) {
       const Real dx = at[r + i] * (dt[r + i] - D[i]);
       Dp[i] += dx * slope[i];
       dt[r + i] = dx + Dp[i] * gg[i];
-      const bool step = (lo[i] != at_lo[i]) & (at_lo[i] >= 0);  // the floor fell by one
-      done[i] = run_hi[i];
-      store_to[i] = step ? at_lo[i] + static_cast<int32_t>(kTile) : sink;
-      run_hi[i] = step ? run_lo[i] : run_hi[i];
+      const bool step = (lo[i] != at_lo[i]) & (at_lo[i] >= 0);  // the floor fell
+      const bool two = step & (at_lo[i] - lo[i] > row);         // by two
+      two_any |= static_cast<int32_t>(two);
+      done[i] = run_hi[i], done_lo[i] = run_lo[i], was_at[i] = at_lo[i];
+      store_to[i] = step ? at_lo[i] + row : sink;
+      run_hi[i] = step ? (two ? Real(0) : run_lo[i]) : run_hi[i];
       run_lo[i] = step ? Real(0) : run_lo[i];
       at_lo[i] = lo[i];
       run_lo[i] += dx * (Real(1) - w[i]);
@@ -261,6 +266,9 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
     std::fill(dt + r, dt + r + i0, Real(0));
     std::fill(dt + r + i1, dt + r + tl.nqp, Real(0));
     for (int64_t i = i0; i < i1; ++i) dqet[store_to[i]] = done[i];
+    if (two_any)  // rare: the old floor's own sum is final too
+      for (int64_t i = i0; i < i1; ++i)
+        if (was_at[i] >= 0 && was_at[i] - lo[i] > row) dqet[was_at[i]] = done_lo[i];
   }
   for (int64_t i = 0; i < tl.nqp; ++i)
     if (at_lo[i] >= 0) dqet[at_lo[i]] = run_lo[i], dqet[at_lo[i] + kTile] = run_hi[i];

@@ -171,6 +171,28 @@ TEST_CASE("cope attention: packed rows and thread counts give the same bits", "[
   }
 }
 
+TEST_CASE("cope: a position that rounding moves two floors in one key keeps its gradient", "[ops][cope]") {
+  // The backward sums dQ per lane as runs of one floor (core/ops/cope_attention.cpp,
+  // cope_logit_grads), and the floor mostly steps down by 0 or 1 a key; but in float32 the
+  // forward's suffix sum of the gates 1, 1 - 2^-23, 1 (logits 30, 16, 30 at s = q = 1) is
+  // 2 - 2^-23 + 1, a tie that rounds to 3: query 2's floor goes 3, 1, 1 walking its keys up.
+  // Key 0's term belongs to position 3 as the reference puts it, not to position 2.
+  if (sizeof(Real) == sizeof(float)) {
+    volatile Real almost = Real(1) - std::ldexp(Real(1), -23);
+    REQUIRE(Real(Real(1) + almost) + Real(1) == Real(3));
+  }
+  const Shape s{1, 3, 1, 1};
+  Tensor q = Tensor::empty(s), k = Tensor::empty(s);
+  for (int64_t t = 0; t < 3; ++t) q[t] = 1;
+  k[0] = 30, k[1] = 16, k[2] = 30;
+  const Tensor v = random_tensor(s, 61), e = random_tensor(Shape{6, 1}, 62), R = random_tensor(s, 63);
+  const Outputs fast = run(q, k, v, e, R, {3}, AttentionMask(true)), ref = run(q, k, v, e, R, {3}, AttentionMask(true), true);
+  CHECK(max_abs_diff(fast.out, ref.out) <= 1e-5);
+  CHECK(max_abs_diff(fast.dq, ref.dq) <= 1e-5);
+  CHECK(max_abs_diff(fast.dk, ref.dk) <= 1e-5);
+  CHECK(max_abs_diff(fast.de, ref.de) <= 1e-5);
+}
+
 TEST_CASE("cope attention: a query that sees no key outputs zeros", "[ops][cope]") {
   const Shape s{2, 5, 1, 4};
   const Tensor q = random_tensor(s, 51), k = random_tensor(s, 52), v = random_tensor(s, 53);
