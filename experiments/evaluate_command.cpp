@@ -86,7 +86,7 @@ int cmd_evaluate(const Args& args) {
   TrainConfig drawn = cfg;
   drawn.eval_seed = seed;
   const EvalSet set = make_eval_set(trainer->task(), drawn.held_out_seed(), len, cfg.eval_batch, sequences);
-  const EvalResult r = trainer->evaluate(set);
+  const EvalResult r = trainer->evaluate(set, drawn.held_out_seed());
   std::printf("%s / %s, step %lld, eval seed %llu%s, %s, %lld sequences: accuracy %.4f, exact %.4f (%lld of %lld "
               "sequences wrong), loss %.4f\n",
               cfg.task.name.c_str(), encoding_label(cfg.model).c_str(), static_cast<long long>(trainer->step()),

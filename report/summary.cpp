@@ -108,11 +108,14 @@ std::unique_ptr<Task> rebuild_task(const std::string& task, const std::map<std::
 constexpr int64_t kReferenceSequences = 8 * kEvalTrainSequences;
 
 // What decides a run's evaluation sets (data/eval.h): its task, the training range, the
-// task's options and the evaluation settings; runs of a task that agree on it were scored
-// on the same sets.
+// task's options and the evaluation settings, and with --eval-sets-per-seed its seed; runs of
+// a task that agree on it were scored on the same sets.
 std::string eval_sets_key(const std::string& task, const std::map<std::string, std::string>& settings) {
   std::string key = task;
-  std::vector<std::string> names = {"min-len", "max-len", "eval-seed", "eval-sequences", "eval-train-sequences"};
+  std::vector<std::string> names = {"min-len", "max-len", "eval-seed", "eval-sequences", "eval-train-sequences",
+                                    "eval-sets-per-seed"};
+  if (const auto per_seed = settings.find("eval-sets-per-seed"); per_seed != settings.end() && per_seed->second == "true")
+    names.push_back("seed");
   try {
     for (const OptionSpec& o : task_info(task).options) names.push_back(o.name);
   } catch (const Error&) {
@@ -128,15 +131,18 @@ std::string eval_sets_key(const std::string& task, const std::map<std::string, s
 // (TaskSummary::commonest), each set rebuilt as the runs built it (train/trainer.cpp: from
 // --eval-seed, and the sequence counts; batching does not change a set's sequences). The
 // answer is the commonest one of a training-range sample of kReferenceSequences from a seed
-// of its own, so that no evaluation set's own sampling skew picks it. Runs with
-// --eval-sets-per-seed drew sets of their own; their baseline is measured on the sets of
-// --eval-seed alone, another sample of the same law. Leaves `t` without a baseline when the
-// settings do not parse; a length the task cannot take is left out.
+// of its own, so that no evaluation set's own sampling skew picks it. Leaves `t` without a
+// baseline when the settings do not parse; a length the task cannot take is left out.
 void commonest_shares(TaskSummary& t, const Task& task, const std::map<std::string, std::string>& settings) {
   try {
     const TrainConfig defaults;
     const auto seed_it = settings.find("eval-seed");
-    const uint64_t eval_seed = seed_it == settings.end() ? defaults.eval_seed : std::stoull(seed_it->second);
+    TrainConfig drawn;  // the settings that decide the sets' seed (one run's, with --eval-sets-per-seed)
+    drawn.eval_seed = seed_it == settings.end() ? defaults.eval_seed : std::stoull(seed_it->second);
+    const auto per_seed = settings.find("eval-sets-per-seed");
+    drawn.eval_sets_per_seed = per_seed != settings.end() && per_seed->second == "true";
+    if (const auto run_seed = settings.find("seed"); run_seed != settings.end()) drawn.seed = std::stoull(run_seed->second);
+    const uint64_t eval_seed = drawn.held_out_seed();
     const int64_t sequences = setting_int(settings, "eval-sequences", defaults.eval_sequences);
     const int64_t train_sequences = setting_int(settings, "eval-train-sequences", defaults.eval_train_sequences);
     const int64_t batch = defaults.eval_batch;  // any size gives the same sequences

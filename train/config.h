@@ -45,7 +45,7 @@ struct TrainConfig {
   int64_t eval_batch = 128;
   uint64_t seed = 0;
   uint64_t eval_seed = 1000003;  // fixed, so every run is scored on the same held-out sets
-  // Huang et al.'s protocol (docs/spec.md §3.8, §5.5): their code draws the training stream
+  // Huang et al.'s protocol (docs/spec.md §3.8, §3.15): their code draws the training stream
   // after reseeding with 42, whatever the run's seed, and each seed's held-out sets after
   // seeding with it. train_seed >= 0 keys training's draws (sequences, offsets, positions,
   // dropout) apart from `seed`, which then keys the initialisation only; -1 = `seed`.

@@ -174,7 +174,7 @@ double Trainer::step_once() {
   return loss;
 }
 
-EvalResult Trainer::evaluate_set(const EvalSet& set) {
+EvalResult Trainer::evaluate_set(const EvalSet& set, uint64_t held_out_seed) {
   EvalResult r{set.length, {}};
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t batches = static_cast<int64_t>(set.batches.size());
@@ -183,8 +183,8 @@ EvalResult Trainer::evaluate_set(const EvalSet& set) {
     tape_.clear();
     NoGradGuard guard(tape_);
     ForwardOptions fo;
-    if (cfg_.random_positions_eval)  // a sample per batch, fixed by --eval-seed like the sets themselves
-      fo.positions = random_positions(stream_key(cfg_.held_out_seed(), Stream::random_positions),
+    if (cfg_.random_positions_eval)  // a sample per batch, fixed by the sets' seed like the sets themselves
+      fo.positions = random_positions(stream_key(held_out_seed, Stream::random_positions),
                                       (static_cast<uint64_t>(set.length) << 32) + static_cast<uint64_t>(i),
                                       batch.tokens.dim(1) + head_tokens(cfg_.model.head), cfg_.random_positions);
     ForwardResult fr = model_->forward(tape_, batch.tokens, batch.lengths, fo);

@@ -65,8 +65,10 @@ class Trainer {
            const std::function<bool()>& after_length = {});
   // Scores every kept evaluation set (no gradients recorded): the training range and --eval-lens.
   std::vector<EvalResult> evaluate();
-  // Scores one evaluation set built by the caller (`ordo evaluate`: a held-out set of another seed).
-  EvalResult evaluate(const EvalSet& set) { return evaluate_set(set); }
+  // Scores one evaluation set built by the caller (`ordo evaluate`: a held-out set of another
+  // seed), drawn from `held_out_seed` (TrainConfig::held_out_seed), which also keys the
+  // sampled positions of --random-positions-eval.
+  EvalResult evaluate(const EvalSet& set, uint64_t held_out_seed) { return evaluate_set(set, held_out_seed); }
   // Called after each evaluation batch (evaluations at long lengths can take hours): the
   // set's length (0 = training range), batches done and in the set, seconds in this set.
   using EvalObserver = std::function<void(int64_t length, int64_t done, int64_t batches, double seconds)>;
@@ -119,7 +121,8 @@ class Trainer {
   std::vector<Parameter*> params_;
   std::unique_ptr<Optimizer> optimizer_;
   std::vector<EvalSet> eval_sets_;  // the training range and --eval-lens (not --eval-lens-final)
-  EvalResult evaluate_set(const EvalSet& set);
+  EvalResult evaluate_set(const EvalSet& set) { return evaluate_set(set, cfg_.held_out_seed()); }
+  EvalResult evaluate_set(const EvalSet& set, uint64_t held_out_seed);
   Tape tape_;
   RunLog log_;
   int64_t step_ = 0;

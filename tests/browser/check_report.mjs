@@ -189,11 +189,11 @@ try {
       // the task line gives the runs per cell, a range where cells differ (--kept-seeds)
       if (Number.isFinite(task.seeds)) {
         const meta = await page.evaluate(name => {
-          const p = document.querySelector(`section.task[data-task="${name}"] p.task-meta`);
+          const p = document.querySelector(`section.task[data-task="${CSS.escape(name)}"] p.task-meta`);
           return p ? p.textContent : '';
         }, task.task);
         const want = Number.isFinite(task.fewest_seeds) && task.fewest_seeds < task.seeds
-          ? `${task.fewest_seeds}–${task.seeds} seeds per encoding` : `${task.seeds} seed${task.seeds === 1 ? '' : 's'}`;
+          ? `${task.fewest_seeds}–${task.seeds} seeds per cell` : `${task.seeds} seed${task.seeds === 1 ? '' : 's'}`;
         check(meta.includes(want), `task ${task.task}: its line "${meta}" does not say "${want}"`);
       }
       const kinds = found.map(f => f.kind).sort().join(',');

@@ -468,6 +468,18 @@ TEST_CASE("summary: where a constant answer beats chance, findings and the overv
   RunRecord older = brackets("none", 0, 0.2, 0.2);
   older.settings["a-setting-of-another-version"] = "1";
   CHECK(summarize({older}).at(0).commonest.at(0) == floor);
+  // Sets drawn per seed: one run's are its own; two seeds' differ, so no common baseline.
+  auto own_sets = [&brackets](const std::string& enc, uint64_t seed) {
+    RunRecord r = brackets(enc, seed, 0.2, 0.2);
+    r.settings["eval-sets-per-seed"] = "true", r.settings["seed"] = std::to_string(seed);
+    return r;
+  };
+  TrainConfig drawn;
+  drawn.eval_sets_per_seed = true, drawn.seed = 3;
+  CHECK(summarize({own_sets("none", 3)}).at(0).commonest.at(0) ==
+        answer_share(make_eval_set(*task, drawn.held_out_seed(), 0, 128, 512), 0));
+  CHECK(summarize({own_sets("none", 3)}).at(0).commonest.at(0) != floor);
+  CHECK(summarize({own_sets("none", 3), own_sets("none", 4)}).at(0).commonest.empty());
 
   // none sits at the constant answer's share (above chance), rope 0.1 above it; beyond the
   // training lengths both give the constant answer.
