@@ -34,6 +34,7 @@ def read_runs(study):
     runs = []
     with h5py.File(path, "r") as f:
         root_steps = f.attrs.get("setting.steps")
+        until_learned = f.attrs.get("setting.until-learned") in (b"true", "true")
 
         def visit(name, obj):
             if not isinstance(obj, h5py.Group) or "eval" not in obj:
@@ -49,16 +50,30 @@ def read_runs(study):
                 bins.append(sum(values) / len(values) if len(values) == hi - lo + 1 else math.nan)
             stop = obj.attrs.get("stop_reason", b"")
             stop = stop.decode() if isinstance(stop, bytes) else str(stop)
+            unfinished = until_learned and not stop  # a run still training when the study was stopped
             runs.append({
                 "task": parts[1], "encoding": parts[2], "seed": int(parts[-1][4:]),
-                "kept": stop == "learned", "stop": stop,
-                "steps": int(obj.attrs.get("stop_step", 0)) or int(root_steps or 0),
+                "kept": stop == "learned", "stop": "unfinished" if unfinished else stop, "unfinished": unfinished,
+                "steps": int(last) if unfinished else int(obj.attrs.get("stop_step", 0)) or int(root_steps or 0),
                 "seconds": float(obj.attrs.get("wall_seconds", 0.0)),
                 "acc": [final.get(0, math.nan)] + bins,
             })
 
         f.visititems(visit)
     return runs
+
+
+def seeding(study):
+    """How STUDY's seeds drew their data and held-out sets (docs/spec.md §3.15)."""
+    with h5py.File(os.path.join(study, "results.h5"), "r") as f:
+        def setting(name):
+            value = f.attrs.get("setting." + name)
+            return value.decode() if isinstance(value, bytes) else value
+        train_seed, per_seed = setting("train-seed"), setting("eval-sets-per-seed")
+    stream = (f"one training stream for every seed (--train-seed {train_seed})" if train_seed not in (None, "seed")
+              else "a training stream per seed")
+    sets = "held-out sets per seed" if per_seed == "true" else "one held-out set for every seed"
+    return f"{stream}, {sets}"
 
 
 def read_theirs():
@@ -103,22 +118,28 @@ def main(studies):
             steps = mean([30000 * float(t["stopped"].split()[-1]) for t in kept if t["stopped"].startswith("early")])
             out.append(f"| {task} | {pe} | Huang et al. | {len(kept)} / {len(them)} | " + " | ".join(fmt(a) for a in acc) +
                        f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
-        mine = sorted((r for r in ours if (r["task"], r["encoding"]) == (task, enc)), key=lambda r: r["seed"])
+        cell = sorted((r for r in ours if (r["task"], r["encoding"]) == (task, enc)), key=lambda r: r["seed"])
+        mine = [r for r in cell if not r["unfinished"]]  # tried: the finished runs
         kept = [r for r in mine if r["kept"]]
         acc = [mean([r["acc"][i] for r in kept]) for i in range(3)]
         every = [mean([r["acc"][i] for r in mine]) for i in (1, 2)]
         steps = mean([r["steps"] for r in kept])
         out.append(f"| {task} | {pe} | ordo ({enc}) | {len(kept)} / {len(mine)} | " + " | ".join(fmt(a) for a in acc) +
                    f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
-        for r in mine:
+        for r in cell:
             per_run.append(f"| {task} | {pe} | {r['seed']} | {'yes' if r['kept'] else 'no'} ({r['stop'] or 'fixed'}) | "
                            f"{r['steps']} | " + " | ".join(fmt(a) for a in r["acc"]) + f" | {duration(r['seconds'])} |")
     seconds = sum(r["seconds"] for r in ours)
     print("Huang et al. 2025 (their files: `theirs.csv`) beside ordo (`run.sh`), accuracy = every answer token")
     print("and EOS right under teacher forcing, mean over the kept runs; \"all runs\" averages every run tried.")
-    print(f"Machine time: the {len(ours)} ordo runs' own wall times add up to {duration(seconds)}.\n")
+    print(f"Machine time: the {len(ours)} ordo runs' own wall times add up to {duration(seconds)}.")
+    print("Seeding (theirs: one training stream for every seed, held-out sets per seed):\n")
+    for s in studies:
+        print(f"- {os.path.basename(os.path.normpath(s))}: {seeding(s)}")
+    print()
     print("\n".join(out))
-    print("\nordo, every run (kept: stopped with every training-range sequence right):\n")
+    print("\nordo, every run (kept: stopped with every training-range sequence right; unfinished: still")
+    print("training when its study was stopped, its last evaluation shown, not counted above):\n")
     print("| task | PE | seed | kept | steps | 0-50 | 51-100 | 101-150 | wall |")
     print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     print("\n".join(per_run))

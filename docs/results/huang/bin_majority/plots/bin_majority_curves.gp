@@ -15,7 +15,7 @@ set grid
 set xrange [0:3000]
 set xtics 0,500
 set mxtics 2
-set yrange [0:1.780901392]
+set yrange [0:1.78070868]
 set xlabel ""
 set ylabel "train loss"
 set key at screen 0.8698236696, screen 0.9302325581 left top Left reverse samplen 4 spacing 1.15 width 1 font ",11" box lc rgb "#bbbbbb"
