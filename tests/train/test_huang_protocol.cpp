@@ -265,6 +265,9 @@ TEST_CASE("--train-seed: seeds of one training stream differ only in initialisat
   s1.seed = 1;
   Trainer init0(s0);
   CHECK(all_params(init0) != all_params(*std::make_unique<Trainer>(s1)));  // the seed initialises
+  TrainConfig s0_stream = s0;
+  s0_stream.train_seed = 42;
+  CHECK(all_params(*std::make_unique<Trainer>(s0_stream)) == all_params(init0));  // --train-seed does not
   // Same weights, default --train-seed: the seeds' streams differ, so do the trained weights.
   CHECK(all_params(*trained(s1, &init0)) != all_params(*trained(s0, nullptr)));
   // Same weights, one --train-seed: the same batches, offsets and dropout masks, the same bits.
