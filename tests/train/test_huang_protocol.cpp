@@ -246,7 +246,7 @@ std::vector<int32_t> set_tokens(const EvalSet& s) {
 
 }  // namespace
 
-TEST_CASE("--train-seed: seeds of one training stream differ only in initialisation; the default is --seed's",
+TEST_CASE("train seed: seeds of one training stream differ only in initialisation, by default the run's seed",
           "[huang][train]") {
   TrainConfig c = small_train_config("majority", "learned");
   c.model.causal = true;
@@ -283,7 +283,7 @@ TEST_CASE("--train-seed: seeds of one training stream differ only in initialisat
   CHECK_THROWS_WITH(find_setting("train-seed")->set(bad, "-3"), Contains("'seed' or a non-negative whole number"));
 }
 
-TEST_CASE("--eval-sets-per-seed: each seed its own held-out sets, fixed by (--eval-seed, --seed)", "[huang][train]") {
+TEST_CASE("eval sets per seed: each seed its own held-out sets, fixed by the eval seed and the seed", "[huang][train]") {
   TrainConfig c = small_train_config("majority", "none");
   c.model.causal = true;
   c.task.max_len = 10;
