@@ -11,7 +11,8 @@
 // and the loss. With the run's own --eval-seed and sequence count, the numbers are the run's
 // last logged evaluation of that set. A run with --eval-sets-per-seed draws its sets from
 // --eval-seed and its --seed; so does this command, --eval-seed N giving the set that run would
-// have drawn with N.
+// have drawn with N, unless --sets-per-seed says otherwise (a per-seed run on the shared set, or
+// the reverse).
 #include <cstdio>
 #include <memory>
 
@@ -32,6 +33,8 @@ const std::vector<cli::Option>& evaluate_options() {
       {"eval-seed", "seed of the held-out set", "the checkpoint's", false},
       {"len", "length of the set's sequences (0 = the training range, lengths drawn as in training)", "0", false},
       {"sequences", "sequences in the set", "the checkpoint's --eval-train-sequences or --eval-sequences", false},
+      {"sets-per-seed", "true: the set drawn from --eval-seed and the run's --seed (as --eval-sets-per-seed); false: "
+                        "from --eval-seed alone (one set for every run)", "the run's rule", false},
   };
   return opts;
 }
@@ -44,10 +47,12 @@ int cmd_evaluate(const Args& args) {
   std::string ck_path;
   uint64_t seed = 0;
   int64_t len = 0, sequences = 0;
+  bool per_seed = false;
   try {
     p = cli::parse(args, evaluate_options(), false);
     if (p.help) {
-      std::printf("%s", cli::help_text("ordo evaluate --checkpoint CK [--eval-seed N] [--len L] [--sequences K]",
+      std::printf("%s", cli::help_text("ordo evaluate --checkpoint CK [--eval-seed N] [--len L] [--sequences K] "
+                                       "[--sets-per-seed true|false]",
                                        "A checkpoint's model scored on a held-out set of any seed (docs/spec.md §3.8): "
                                        "accuracy, exact match and loss.",
                                        evaluate_options(), false).c_str());
@@ -71,6 +76,12 @@ int cmd_evaluate(const Args& args) {
     } else {
       seed = cfg.eval_seed;
     }
+    per_seed = cfg.eval_sets_per_seed;
+    if (p.has("sets-per-seed")) {
+      const std::string v = p.option("sets-per-seed");
+      ORDO_CHECK(v == "true" || v == "false", "--sets-per-seed expects true or false, got '", v, "'");
+      per_seed = v == "true";
+    }
     const int64_t l = parse_int("len", p.option("len"));
     const Task& task = trainer->task();
     ORDO_CHECK(l == 0 || (l >= task.min_valid_len() && l <= 1 << 20), "--len ", l, ": 0 (the training range) or a ",
@@ -84,14 +95,14 @@ int cmd_evaluate(const Args& args) {
   }
   const TrainConfig& cfg = trainer->config();
   TrainConfig drawn = cfg;
-  drawn.eval_seed = seed;
+  drawn.eval_seed = seed, drawn.eval_sets_per_seed = per_seed;
   const EvalSet set = make_eval_set(trainer->task(), drawn.held_out_seed(), len, cfg.eval_batch, sequences);
   const EvalResult r = trainer->evaluate(set, drawn.held_out_seed());
   std::printf("%s / %s, step %lld, eval seed %llu%s, %s, %lld sequences: accuracy %.4f, exact %.4f (%lld of %lld "
               "sequences wrong), loss %.4f\n",
               cfg.task.name.c_str(), encoding_label(cfg.model).c_str(), static_cast<long long>(trainer->step()),
               static_cast<unsigned long long>(seed),
-              cfg.eval_sets_per_seed ? (" with seed " + std::to_string(cfg.seed) + " (--eval-sets-per-seed)").c_str() : "",
+              per_seed ? (" with seed " + std::to_string(cfg.seed) + " (sets per seed)").c_str() : "",
               len == 0 ? "the training range" : ("length " + std::to_string(len)).c_str(),
               static_cast<long long>(r.counts.sequences), r.counts.accuracy(), r.counts.exact_match(),
               static_cast<long long>(r.counts.sequences - r.counts.exact), static_cast<long long>(r.counts.sequences),

@@ -84,9 +84,10 @@ CopePlan cope_plan(const char* op, Tape& t, Var q, Var k, Var v, Var e, const st
 struct CopeBuffers {
   int64_t Lk = 0, dp = 0, Pm = 0;
   Real *k = nullptr, *v = nullptr, *e = nullptr;
-  Real *zt = nullptr, *at = nullptr, *qet = nullptr;  // z^T then the logits, A^T, Q^T
-  Real *gate = nullptr, *w = nullptr;                 // backward: g^T and w^T
-  int32_t *lo = nullptr, *hi = nullptr;               // backward: floor p, ceil p (clamped), as indices into Q^T
+  // z^T, then the logits (forward) or the slopes Q[hi] - Q[lo] (backward); A^T; Q^T
+  Real *zt = nullptr, *at = nullptr, *qet = nullptr;
+  Real *gate = nullptr, *w = nullptr;                 // backward: g (1 - g) and w, key-major
+  int32_t* lo = nullptr;                              // backward: floor p, as an index into Q^T
   int32_t *rows_a = nullptr, *rows_b = nullptr;       // backward: each key row's lanes (cope_logits)
   Real *dt = nullptr, *dqet = nullptr;                // backward: G^T then dz^T; dQ^T
   Real *dk = nullptr, *dv = nullptr, *de = nullptr;   // backward sums
@@ -102,8 +103,8 @@ struct CopeBuffers {
     thread_local std::vector<Real> buffer;
     thread_local std::vector<int32_t> indices;
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
-    if (backward && indices.size() < static_cast<size_t>(2 * tile + 2 * Lk))
-      indices.resize(static_cast<size_t>(2 * tile + 2 * Lk));
+    if (backward && indices.size() < static_cast<size_t>(tile + 2 * Lk))
+      indices.resize(static_cast<size_t>(tile + 2 * Lk));
     Real* at_ = buffer.data();
     auto take = [&at_](int64_t m) { Real* r = at_; at_ += m; return r; };
     k = take(pair), v = take(pair), e = take(Pm * dp), zt = take(tile), at = take(tile), qet = take(ptile);
@@ -111,7 +112,7 @@ struct CopeBuffers {
     if (backward) {
       gate = take(tile), w = take(tile), dt = take(tile), dqet = take(ptile + 2 * kTile);  // + top and sink rows
       dk = take(pair), dv = take(pair), de = take(Pm * dp);
-      lo = indices.data(), hi = indices.data() + tile, rows_a = hi + tile, rows_b = rows_a + Lk;
+      lo = indices.data(), rows_a = lo + tile, rows_b = rows_a + Lk;
     }
   }
 };
@@ -138,9 +139,9 @@ struct LaneRange {
 // Forward (kBackward false): x in place of z^T (-inf where a query does not see a key) and
 // each query's running maximum in m. Backward: the weights A = 2^(log2(e) x - lse) into A^T
 // (lse: each query's, base 2, saved by the forward), and for the backward's sums, per (key,
-// query): g (1 - g) in place of the gates, w, the slope Q[hi] - Q[lo] in place of z^T, the
-// two positions as indices into Q^T (pos kTile + lane), and each row's lanes (rows_a, rows_b);
-// 0 where unseen. Each key row runs loops over its lanes that the compiler vectorises: the
+// query): g (1 - g) in place of the gates, w, the slope Q[hi] - Q[lo] in place of z^T, floor p
+// as an index into Q^T (floor p kTile + lane), and each row's lanes (rows_a, rows_b); 0 where
+// unseen. Each key row runs loops over its lanes that the compiler vectorises: the
 // gates, their sums and the positions; the gathers of Q^T (one lane at a time: GCC's tuning
 // for Zen declines vector gathers); the logits.
 template <bool kBackward>
@@ -158,7 +159,7 @@ ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuf
     Real* __restrict g = kBackward ? bf.gate + r : g_row;
     Real* __restrict w = kBackward ? bf.w + r : w_row;
     int32_t* __restrict lo = kBackward ? bf.lo + r : lo_row;
-    int32_t* __restrict hi = kBackward ? bf.hi + r : hi_row;
+    int32_t* __restrict hi = hi_row;  // read by the gathers below only
     if constexpr (kBackward) bf.rows_a[jj] = static_cast<int32_t>(i0), bf.rows_b[jj] = static_cast<int32_t>(i1);
     for (int64_t i = i0; i < i1; ++i) {
       const bool sees = (j >= tl.lo[i]) & (j < tl.hi[i]);

@@ -47,8 +47,15 @@ own=$dir/own
 train "$own" --seed 3 --eval-sets-per-seed
 read -r acc exact loss < <(logged "$own")
 out=$("$ordo" evaluate --checkpoint "$own/checkpoint.h5") || fail "evaluate (per-seed sets) exited $?"
-echo "$out" | grep -q "eval seed 1000003 with seed 3 (--eval-sets-per-seed), the training range, 300 sequences: accuracy $acc, exact $exact (.*), loss $loss" ||
+echo "$out" | grep -q "eval seed 1000003 with seed 3 (sets per seed), the training range, 300 sequences: accuracy $acc, exact $exact (.*), loss $loss" ||
   fail "per-seed set: got '$out', logged accuracy $acc exact $exact loss $loss"
+# ... and on the shared set with --sets-per-seed false, as a run without the option would be;
+# the shared-set run on its seed's own set with true.
+shared=$("$ordo" evaluate --checkpoint "$own/checkpoint.h5" --sets-per-seed false) || fail "evaluate --sets-per-seed false"
+echo "$shared" | grep -q "eval seed 1000003, the training range" || fail "shared set: '$shared'"
+[[ ${shared#*: } != "${out#*: }" ]] || fail "the shared set scored as the run's own: '$shared'"
+mine=$("$ordo" evaluate --checkpoint "$run/checkpoint.h5" --sets-per-seed true) || fail "evaluate --sets-per-seed true"
+echo "$mine" | grep -q "eval seed 1000003 with seed 0 (sets per seed), the training range" || fail "per-seed set of a shared-set run: '$mine'"
 
 # Bad input: exit 2, the problem named.
 expect_refused() {  # expect_refused <text the error names> <args...>
@@ -65,4 +72,5 @@ expect_refused "$dir/none.h5" --checkpoint "$dir/none.h5"
 expect_refused "--eval-seed must be >= 0" --checkpoint "$run/checkpoint.h5" --eval-seed -1
 expect_refused "--len -1" --checkpoint "$run/checkpoint.h5" --len -1
 expect_refused "--sequences" --checkpoint "$run/checkpoint.h5" --sequences 0
+expect_refused "--sets-per-seed expects true or false, got 'yes'" --checkpoint "$run/checkpoint.h5" --sets-per-seed yes
 echo "ok"
