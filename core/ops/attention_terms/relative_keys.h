@@ -33,8 +33,9 @@ namespace {
 // products and updates run on vectors of 8 (GCC keeps a float sum in order, so a plain loop
 // would be one dependent chain per pair): d_h = 8 is one vector.
 // In the float64 build a Vec8 is 64 bytes, an AVX-512 register's width, and GCC warns
-// (-Wpsabi) that passing one by value has an ABI that differs without AVX-512: these helpers
-// are inline and file-local, never called across objects, so no ABI is at stake.
+// (-Wpsabi, at the helpers and at their calls) that passing one by value has an ABI that
+// differs without AVX-512: they are inline and file-local, never called across objects, so no
+// ABI is at stake. The warning is off to this header's end.
 using Vec8 = Real __attribute__((vector_size(8 * sizeof(Real))));
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -44,7 +45,6 @@ inline Vec8 load8(const Real* p) {
   return v;
 }
 inline void store8(Real* p, Vec8 v) { std::memcpy(p, &v, sizeof v); }
-#pragma GCC diagnostic pop
 inline int64_t rel_width(int64_t d) { return round_up(d, 8); }
 // dst (rows_out, w) = s * src (n rows of d, row stride ld), zero padded (copy_padded's
 // vector path takes widths of whole registers only; w = rel_width(d) may be half of one).
@@ -365,5 +365,6 @@ struct RelativeKeysTerm {
   };
 };
 
+#pragma GCC diagnostic pop
 }  // namespace
 }  // namespace ordo
