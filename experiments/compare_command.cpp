@@ -42,7 +42,7 @@ const std::vector<cli::Option>& compare_options() {
               "one chosen on the training lengths alone (docs/spec.md §7.6); the same as --vary lr=R1,R2,...",
        "", false},
       {"out", "output directory", "runs/compare", false},
-      {"resume", "continue the grid in --out: skip finished runs, continue partial ones", "", true},
+      {"resume", "continue the grid in --out: skip finished runs (their checkpoints, or where those are gone their records in results.h5), continue partial ones", "", true},
       {"force", "replace the results of a grid already in --out", "", true},
       {"ckpt-every", "also checkpoint each run every N steps (0 = off)", "0", false},
       {"ckpt-minutes", "and after every N minutes of its training, so a hard kill loses at most that (0 = off)", "5",

@@ -42,7 +42,7 @@ std::vector<size_t> ResultsSink::take_finished_earlier() {
   std::vector<size_t> taken;
   for (size_t i = 0; i < runs_.size(); ++i) {
     if (!runs_[i].finished()) continue;
-    slots_[i] = record_of(runs_[i], runs_[i].checkpoint->log);
+    slots_[i] = record_of(runs_[i], runs_[i].finished_log());
     taken.push_back(i);
   }
   return taken;

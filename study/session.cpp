@@ -65,7 +65,7 @@ std::vector<RunRecord> Session::run() {
     for (size_t i : sink_->take_finished_earlier()) {
       ++runs_done_;
       message(runs_done_text() + runs_[i].label() + ": finished earlier, skipped (" +
-              eval_summary(runs_[i].checkpoint->log) + ")");
+              eval_summary(runs_[i].finished_log()) + ")");
     }
     if (jobs_ > 1 && !world_.distributed())
       message(std::to_string(jobs_) + " runs at a time, " +

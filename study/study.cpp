@@ -3,6 +3,7 @@
 #include "study/study.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -176,6 +177,9 @@ std::map<std::string, std::string> shared_settings(const StudySpec& spec) {
   }
   if (!spec.task_steps.empty()) shared["task-steps"] = task_steps_text(spec.task_steps);
   shared["first_seed"] = std::to_string(spec.base.seed);
+  // What the encodings meant to the runs recorded here (layers/posenc/encoding.h): a resumed
+  // study reuses a record without a checkpoint only where its encoding has not changed since.
+  shared["encodings_revision"] = std::to_string(kEncodingsRevision);
   return shared;
 }
 
@@ -185,7 +189,12 @@ std::map<std::string, std::string> shared_settings(const StudySpec& spec) {
 void check_same_protocol(const std::string& results, const std::map<std::string, std::string>& mine) {
   std::error_code ec;
   if (!fs::exists(results, ec)) return;
-  const std::map<std::string, std::string> theirs = read_results_attributes(results);
+  std::map<std::string, std::string> theirs;
+  try {
+    theirs = read_results_attributes(results);
+  } catch (const Error& e) {
+    fail("--resume: ", e.what(), "; move ", results, " away to resume from the checkpoints alone");
+  }
   const std::map<std::string, std::string> defaults = to_settings(TrainConfig{});
   for (const std::string key : {"until-learned", "learned-at", "patience", "vary"}) {
     auto value = [&](const std::map<std::string, std::string>& m) {
@@ -203,13 +212,39 @@ void check_same_protocol(const std::string& results, const std::map<std::string,
   }
 }
 
+// Whether a log ends at step `last`: trained to it, every length's last evaluation there (a
+// run's last step is an evaluation step; a run that failed in that evaluation lacks it).
+bool log_ends_at(const RunLog& log, int64_t last) {
+  if (log.step.empty() || log.step.back() != last || log.eval.empty()) return false;
+  return std::all_of(log.eval.begin(), log.eval.end(),
+                     [&](const auto& kv) { return !kv.second.empty() && kv.second.back().step == last; });
+}
+
+// Whether a results record is of a run that ended by its own settings (its --steps, or its
+// --until-learned stop), whatever the settings of the study reading it.
+bool ended_as_recorded(const RunRecord& rec) {
+  if (rec.log.stop_step > 0) return log_ends_at(rec.log, rec.log.stop_step);
+  const auto steps = rec.settings.find("steps");
+  int64_t n = 0;
+  if (steps == rec.settings.end() ||
+      std::from_chars(steps->second.data(), steps->second.data() + steps->second.size(), n).ec != std::errc())
+    return false;
+  return log_ends_at(rec.log, n);
+}
+
 }  // namespace
 
 bool StudyRun::finished() const {
+  if (recorded) return true;  // make_run kept it only complete
   if (!checkpoint) return false;
   const int64_t last = last_step(config, checkpoint->log);  // a --until-learned run may stop before --steps
   return checkpoint->step == last && static_cast<int64_t>(checkpoint->log.step.size()) == last &&
          final_lengths_pending(config, checkpoint->log).empty();
+}
+
+const RunLog& StudyRun::finished_log() const {
+  ORDO_CHECK(finished(), label(), ": not finished");
+  return recorded ? *recorded : checkpoint->log;
 }
 
 Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
@@ -284,6 +319,7 @@ void Study::build_runs() {
   // Every run is built once here, so a bad setting fails before anything is written.
   const bool resume = options_.existing == ExistingOutput::Resume;
   if (resume) check_same_protocol(out + "/results.h5", shared_settings(spec_));
+  if (resume) read_records();
   for (const Variation& v : spec_.vary)
     ORDO_CHECK(!spec_.given.count(v.key), "--", v.key, " is both given and varied (--vary ", v.key,
                "=...); drop one of them");
@@ -310,6 +346,7 @@ void Study::build_runs() {
         cells_.push_back({task, enc, variant});
         for (int64_t s = 0; s < spec_.seeds; ++s) runs_.push_back(make_run(cells_.back(), s));
       }
+  if (resume) claim_finished_rounds();
 }
 
 StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
@@ -343,11 +380,63 @@ StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
     if (resume && fs::exists(r.checkpoint_path)) {
       r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
       t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
+    } else if (auto found = records_.find(r.label()); resume && found != records_.end()) {
+      // No checkpoint, but results.h5 holds the run. One that ended by its own settings is
+      // checked as its checkpoint would be (the same settings, an encoding unchanged since)
+      // and, finished, stands for it; one that did not (interrupted, or failed and perhaps
+      // since given other settings; its checkpoint lost) trains again from step 0, as does a
+      // finished one whose final sweep was cut short (no weights to score the rest with).
+      const RunRecord& rec = found->second;
+      if (ended_as_recorded(rec)) {
+        check_same_settings(t.config(), rec.settings, "its record in results.h5 (no checkpoint)");
+        Checkpoint shell;  // what check_encoding_revision reads: the settings and the revision
+        shell.encodings_revision = records_revision_;
+        shell.ordo_version = records_version_;
+        shell.config = rec.settings;
+        check_encoding_revision(shell, "its record in results.h5 (no checkpoint)");
+        if (final_lengths_pending(r.config, rec.log).empty()) r.recorded = std::make_shared<const RunLog>(rec.log);
+      }
     }
   } catch (const Error& e) {
-    fail(r.label(), ": ", e.what(), r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
+    fail(r.label(), ": ", e.what(),
+         r.checkpoint ? "; use another --out, or --force to replace the grid" : "");
   }
   return r;
+}
+
+void Study::read_records() {
+  const std::string results = options_.out + "/results.h5";
+  std::error_code ec;
+  if (!fs::exists(results, ec)) return;
+  try {
+    const std::map<std::string, std::string> attributes = read_results_attributes(results);
+    if (auto it = attributes.find("encodings_revision"); it != attributes.end())
+      records_revision_ = parse_int("results.h5 attribute encodings_revision", it->second);  // else 1: before it existed
+    if (auto it = attributes.find("ordo_version"); it != attributes.end()) records_version_ = it->second;
+    for (RunRecord& r : read_results(results)) {
+      std::string label = r.task + "/" + r.encoding + "/" + (r.variant.empty() ? "" : r.variant + "/") + "seed" +
+                          std::to_string(r.seed);
+      records_.emplace(std::move(label), std::move(r));
+    }
+  } catch (const Error& e) {
+    fail("--resume: ", e.what(), "; move ", results, " away to resume from the checkpoints alone");
+  }
+}
+
+void Study::claim_finished_rounds() {
+  // --kept-seeds: the rounds a study trained before, as far as their runs are all finished,
+  // so that results.h5 keeps their records from the first write on (a record may be a run's
+  // only trace).
+  for (;;) {
+    std::vector<RunRecord> done;
+    for (const StudyRun& r : runs_) {
+      if (!r.finished()) return;
+      done.push_back(RunRecord{r.config.task.name, encoding_label(r.config.model), r.config.seed, r.finished_log()});
+    }
+    std::vector<StudyRun> more = more_seeds(done);
+    if (more.empty()) return;
+    for (StudyRun& r : more) runs_.push_back(std::move(r));
+  }
 }
 
 bool run_learned(const RunLog& log, double learned_at) {
@@ -440,7 +529,8 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     outcome.trained += next.trained();
     outcome.seconds += next.elapsed();
   }
-  if (outcome.trained == 0) write_results(outcome.results_path, outcome.records, shared);  // everything was skipped
+  // Every record, also where the last round trained nothing (its runs finished earlier).
+  write_results(outcome.results_path, outcome.records, shared);
   outcome.skipped = static_cast<int64_t>(runs_.size()) - outcome.trained;
   for (const RunRecord& r : outcome.records) outcome.run_seconds += r.log.total_wall_seconds;
 

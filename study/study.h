@@ -136,9 +136,13 @@ struct StudyRun {
   std::map<std::string, std::string> settings;   // resolved, as stored (to_settings of the Trainer's config)
   std::string checkpoint_path;
   std::shared_ptr<const Checkpoint> checkpoint;  // Resume: the checkpoint found, if any
+  // Resume without a checkpoint: the run's complete log in results.h5 (a study directory
+  // kept without its checkpoints, as docs/results/ keeps them), which stands for it.
+  std::shared_ptr<const RunLog> recorded;
   size_t cell = 0;                               // its (task, encoding, variant) in grid order
   std::string label() const;                     // "order/rope/seed0", "order/rope/causal=true/seed0"
-  bool finished() const;                         // its final checkpoint and complete log exist
+  bool finished() const;                         // its final checkpoint and complete log exist, or its record
+  const RunLog& finished_log() const;            // a finished run's log, from either
 };
 
 // Whether a run learned its training lengths by its own rule: it stopped `learned`, or its
@@ -186,6 +190,10 @@ class Study {
   };
   void build_runs();  // runs_ from spec_, each checked; throws naming the run
   StudyRun make_run(const Cell& cell, int64_t seed_index) const;  // checked; throws naming the run
+  // Resume: the finished runs results.h5 records whose checkpoints are gone (make_run).
+  void read_records();
+  // Resume: the --kept-seeds rounds whose runs are all finished, appended to runs_.
+  void claim_finished_rounds();
   // The runs kept_seeds adds after `records` (one per run of runs_): for each cell, the next
   // seeds up to its shortfall of learned runs, within max_seeds. Empty when none is short.
   std::vector<StudyRun> more_seeds(const std::vector<RunRecord>& records) const;
@@ -194,6 +202,9 @@ class Study {
   StudyOptions options_;
   std::vector<StudyRun> runs_;
   std::vector<Cell> cells_;
+  std::map<std::string, RunRecord> records_;  // read_records(): by run label
+  int64_t records_revision_ = 1;              // the encodings revision results.h5 was written at
+  std::string records_version_ = "(unknown)";  // and the ordo that wrote it
   OutputLock lock_;  // one writer per directory, from the end of the constructor
 };
 

@@ -302,24 +302,29 @@ Checkpoint Trainer::checkpoint() const {
   return ck;
 }
 
-void Trainer::restore(const Checkpoint& ck) {
-  const auto mine = to_settings(cfg_);
+void check_same_settings(const TrainConfig& cfg, const std::map<std::string, std::string>& theirs_all,
+                         const std::string& what) {
+  const auto mine = to_settings(cfg);
   const auto defaults = to_settings(TrainConfig{});
   for (const auto& [key, value] : mine) {
-    auto it = ck.config.find(key);
-    // A setting added after the checkpoint was written reads as its default, which is what
-    // ordo did before it existed (a new option's default keeps the old behaviour). The one
-    // exception: checkpoints from before --micro-batches trained each batch whole.
+    auto it = theirs_all.find(key);
+    // A setting added after the file was written reads as its default, which is what ordo did
+    // before it existed (a new option's default keeps the old behaviour). The one exception:
+    // runs from before --micro-batches trained each batch whole.
     auto fallback = defaults.find(key);
-    const std::string theirs = it != ck.config.end() ? it->second
+    const std::string theirs = it != theirs_all.end() ? it->second
                                : key == "micro-batches" ? "1"
                                : fallback != defaults.end() ? fallback->second
                                                             : "";
-    ORDO_CHECK(it != ck.config.end() || key == "micro-batches" || fallback != defaults.end(), "checkpoint: setting '",
+    ORDO_CHECK(it != theirs_all.end() || key == "micro-batches" || fallback != defaults.end(), what, ": setting '",
                key, "' missing; it was written by another ordo version");
-    ORDO_CHECK(theirs == value, "checkpoint: it was trained with --", key, " ", theirs,
-               ", this run has --", key, " ", value, "; resume with the same settings");
+    ORDO_CHECK(theirs == value, what, ": it was trained with --", key, " ", theirs, ", this run has --", key, " ", value,
+               "; resume with the same settings");
   }
+}
+
+void Trainer::restore(const Checkpoint& ck) {
+  check_same_settings(cfg_, ck.config, "checkpoint");
   ORDO_CHECK(ck.step >= 0 && ck.step <= cfg_.steps, "checkpoint: step ", ck.step, " outside [0, ", cfg_.steps, "]");
   std::vector<std::pair<std::string, Shape>> expected;
   for (const Parameter* p : params_) expected.emplace_back(p->name, p->value.shape());

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,11 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task);
 // The lengths of cfg.eval_lens_final that log holds no score for at step cfg.steps, in the
 // order given: what is left of a run's final sweep (all of them before the last step).
 std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog& log);
+
+// Throws unless `theirs` (a checkpoint's or a results record's settings, as text) trained the
+// run `cfg` describes; a setting it lacks reads as its default. `what` names the file.
+void check_same_settings(const TrainConfig& cfg, const std::map<std::string, std::string>& theirs,
+                         const std::string& what);
 
 class Trainer {
  public:

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 
 #include "data/task.h"
@@ -436,4 +437,137 @@ TEST_CASE("study: a task given fewer --task-steps than --patience runs without p
   spec.base.steps = 6;  // a patience above the grid's own --steps is still refused
   how.out = dir.path + "/refused";
   CHECK_THROWS_WITH(Study(spec, how), Contains("--patience 8 is longer than the maximum, --steps 6"));
+}
+
+TEST_CASE("study: a resumed study whose checkpoints are gone takes its finished runs from results.h5",
+          "[study][kept_seeds]") {
+  // docs/results/ keeps a study's results.h5 without its checkpoints; a study resumed there
+  // (a machine that lost its run directory) trains only what results.h5 does not hold finished.
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.encodings = {"rope"};
+  spec.task_steps = {};
+  spec.base.until_learned = true;
+  spec.vary = parse_vary({"learned-at=0.01,1.0"});
+  spec.kept_seeds = 2;
+  spec.max_seeds = 3;
+  spec.base.eval_lens_final = {48};
+  StudyOptions how;
+  how.out = dir.path + "/kept";
+  const StudyOutcome done = Study(spec, how).run();
+  REQUIRE(done.trained == 5);
+  const std::string results = how.out + "/results.h5";
+  // The file's records in the grid's order (it stores them by name).
+  auto in_grid_order = [&] {
+    std::vector<RunRecord> out;
+    for (const RunRecord& r : done.records)
+      for (const RunRecord& f : read_results(results))
+        if (f.variant == r.variant && f.seed == r.seed) out.push_back(f);
+    return out;
+  };
+  const std::vector<RunRecord> recorded = in_grid_order();
+  REQUIRE(recorded.size() == 5);
+  std::map<std::string, std::string> attributes = read_results_attributes(results);
+  CHECK(attributes.at("encodings_revision") == std::to_string(kEncodingsRevision));
+  for (const char* written : {"format", "format_version", "ordo_version"}) attributes.erase(written);
+  fs::remove_all(how.out + "/checkpoints");
+
+  // Every run finished: nothing trains, the --kept-seeds rounds included (claimed at once, so
+  // the file never loses them), and the records are the file's.
+  how.existing = ExistingOutput::Resume;
+  {
+    Study study(spec, how);
+    CHECK(study.runs().size() == 5);
+    CHECK(study.steps_to_train() == 0);
+    const StudyOutcome again = study.run();
+    CHECK(again.trained == 0);
+    CHECK(again.skipped == 5);
+    REQUIRE(again.records.size() == 5);
+    for (size_t i = 0; i < 5; ++i) {
+      INFO(i);
+      CHECK(again.records[i].log.train_loss == recorded[i].log.train_loss);
+      CHECK(again.records[i].log.stop_reason == recorded[i].log.stop_reason);
+      CHECK(again.records[i].log.eval.at(48).back().acc == recorded[i].log.eval.at(48).back().acc);
+    }
+    CHECK(read_results(results).size() == 5);
+  }
+
+  // A record whose final sweep was cut short, or whose run failed in its last evaluation
+  // (its checkpoint lost), trains again from the start, to the same numbers; the others
+  // stay skipped, and the file keeps all five.
+  std::vector<RunRecord> cut = recorded;
+  cut[0].log.eval.erase(48);
+  for (auto& [len, points] : cut[1].log.eval) points.pop_back();
+  cut[1].log.stop_reason.clear(), cut[1].log.stop_step = 0;
+  write_results(results, cut, attributes);
+  {
+    const StudyOutcome again = Study(spec, how).run();
+    CHECK(again.trained == 2);
+    REQUIRE(again.records.size() == 5);
+    for (size_t i : {0, 1}) {
+      INFO(i);
+      CHECK(again.records[i].log.eval.at(48).back().acc == recorded[i].log.eval.at(48).back().acc);
+      CHECK(again.records[i].log.stop_reason == recorded[i].log.stop_reason);
+    }
+    CHECK(read_results(results).size() == 5);
+  }
+
+  // A finished record of other settings, or of an encoding that changed since the file was
+  // written, is refused as its checkpoint would be; a file from before the attribute reads
+  // as revision 1, which an unchanged encoding passes.
+  fs::remove_all(how.out + "/checkpoints");
+  std::vector<RunRecord> other = recorded;
+  other[1].settings["lr"] = "0.5";
+  write_results(results, other, attributes);
+  CHECK_THROWS_WITH(Study(spec, how), Contains("order/rope/learned-at=1.0/seed0") &&
+                                          Contains("its record in results.h5 (no checkpoint)") &&
+                                          Contains("trained with --lr 0.5"));
+  write_results(results, recorded, attributes);
+  StudySpec longer = spec;
+  longer.base.steps = 14;
+  CHECK_THROWS_WITH(Study(longer, how), Contains("trained with --steps 12, this run has --steps 14"));
+  std::map<std::string, std::string> old = attributes;
+  old.erase("encodings_revision");
+  write_results(results, recorded, old);
+  CHECK_NOTHROW(Study(spec, how));
+  std::vector<RunRecord> fire = recorded;
+  for (RunRecord& r : fire) r.encoding = r.settings["encoding"] = "fire";
+  old["encodings"] = "fire";
+  write_results(results, fire, old);
+  StudySpec with_fire = spec;
+  with_fire.encodings = {"fire"};
+  CHECK_THROWS_WITH(Study(with_fire, how), Contains("order/fire/") && Contains("predates a change to fire (revision 2)"));
+  old["encodings_revision"] = std::to_string(kEncodingsRevision);
+  write_results(results, fire, old);
+  CHECK_NOTHROW(Study(with_fire, how));
+  // A results.h5 that cannot be read is named, with the way out.
+  {
+    std::ofstream(results, std::ios::trunc) << "not hdf5";
+  }
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--resume: ") && Contains("move " + results + " away"));
+}
+
+TEST_CASE("study: a record of a long run (its log thinned in results.h5) stands for its checkpoint", "[study]") {
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"order"};
+  spec.encodings = {"none"};
+  spec.task_steps = {};
+  spec.base.steps = 2 * kLogEntries + 3;  // buckets of 3 steps, the last one short
+  spec.base.eval_every = kLogEntries;
+  StudyOptions how;
+  how.out = dir.path + "/long";
+  const StudyOutcome done = Study(spec, how).run();
+  const std::vector<RunRecord> recorded = read_results(done.results_path);
+  REQUIRE(recorded.size() == 1);
+  REQUIRE_FALSE(recorded[0].log.train_loss_min.empty());  // thinned
+  CHECK(recorded[0].log.step.back() == spec.base.steps);
+  fs::remove_all(how.out + "/checkpoints");
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome again = Study(spec, how).run();
+  CHECK(again.trained == 0);
+  REQUIRE(again.records.size() == 1);
+  CHECK(again.records[0].log.train_loss == recorded[0].log.train_loss);
+  CHECK(read_results(done.results_path)[0].log.train_loss_max == recorded[0].log.train_loss_max);
 }

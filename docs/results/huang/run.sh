@@ -11,6 +11,11 @@
 # run_multiple_seeds.py tries seeds until 5 are kept. Every study resumes where it stopped
 # (--resume), so the script can be run again after an interruption. Two runs at a time
 # (--jobs 2, or JOBS=1 for two chains of studies side by side), one thread each.
+#
+# CONTINUE=DIR (e.g. docs/results/huang): a study that OUT lacks starts from DIR/<study>/
+# results.h5, whose finished runs are skipped (their records stand for the checkpoints this
+# directory does not keep, docs/outputs.md): how a study committed in progress continues on a
+# machine that lost its run directory.
 set -euo pipefail
 out=${1:?usage: run.sh OUT [STUDY...]}
 shift
@@ -59,6 +64,9 @@ for line in "${studies[@]}" "${beyond[@]}"; do
   if (($# == 0)) && [[ $name == *-all ]]; then continue; fi
   extra=()
   ((offset > 0)) && extra=(--random-offset "$offset")
+  if [[ -n ${CONTINUE:-} && -f $CONTINUE/$name/results.h5 && ! -e $out/$name/results.h5 ]]; then
+    mkdir -p "$out/$name" && cp "$CONTINUE/$name/results.h5" "$out/$name/results.h5"
+  fi
   echo "== $name: $(date -u +%FT%TZ)"
   "$ordo" compare --tasks "$task" --encodings "$enc" --layers "$layers" --heads "$heads" --d-model "$d" \
     --d-ff $((4 * d)) --lr "$lr" "${extra[@]}" "${common[@]}" --out "$out/$name"
