@@ -99,35 +99,47 @@ def duration(seconds):
 
 def main(studies):
     theirs = read_theirs()
-    ours = [r for s in studies for r in read_runs(s)]
-    cells = []
+    ours = []
+    for s in studies:
+        for r in read_runs(s):
+            r["study"] = os.path.basename(os.path.normpath(s))
+            ours.append(r)
+    # A cell is a study's (task, encoding): two studies of one cell (other seeding, say) stay
+    # apart, each row named with its study.
+    cells, studies_of = [], {}
     for r in ours:
-        key = (r["task"], r["encoding"])
+        key = (r["study"], r["task"], r["encoding"])
         if key not in cells:
             cells.append(key)
+            studies_of.setdefault((r["task"], r["encoding"]), []).append(r["study"])
+    shown = set()
     out = ["| task | PE | side | runs kept / tried | 0-50 | 51-100 | 101-150 | steps (kept) | all runs 51-100 | all runs 101-150 |",
            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     per_run = []
-    for task, enc in cells:
+    for study, task, enc in cells:
         pe = THEIR_PE.get(enc, enc)
         them = [t for t in theirs if t["task"] == THEIR_TASK.get(task, task) and t["pe"] == pe]
-        if them:
+        shared = len(studies_of[(task, enc)]) > 1
+        if them and (task, pe) not in shown:
+            shown.add((task, pe))
             kept = [t for t in them if t["kept"] == "yes"]
             acc = [mean([float(t[k]) for t in kept]) for k in ("acc_0_50", "acc_51_100", "acc_101_150")]
             every = [mean([float(t[k]) for t in them]) for k in ("acc_51_100", "acc_101_150")]
             steps = mean([30000 * float(t["stopped"].split()[-1]) for t in kept if t["stopped"].startswith("early")])
             out.append(f"| {task} | {pe} | Huang et al. | {len(kept)} / {len(them)} | " + " | ".join(fmt(a) for a in acc) +
                        f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
-        cell = sorted((r for r in ours if (r["task"], r["encoding"]) == (task, enc)), key=lambda r: r["seed"])
+        cell = sorted((r for r in ours if (r["study"], r["task"], r["encoding"]) == (study, task, enc)),
+                      key=lambda r: r["seed"])
         mine = [r for r in cell if not r["unfinished"]]  # tried: the finished runs
         kept = [r for r in mine if r["kept"]]
         acc = [mean([r["acc"][i] for r in kept]) for i in range(3)]
         every = [mean([r["acc"][i] for r in mine]) for i in (1, 2)]
         steps = mean([r["steps"] for r in kept])
-        out.append(f"| {task} | {pe} | ordo ({enc}) | {len(kept)} / {len(mine)} | " + " | ".join(fmt(a) for a in acc) +
+        side = f"ordo ({enc}, {study})" if shared else f"ordo ({enc})"
+        out.append(f"| {task} | {pe} | {side} | {len(kept)} / {len(mine)} | " + " | ".join(fmt(a) for a in acc) +
                    f" | {'-' if math.isnan(steps) else int(round(steps))} | " + " | ".join(fmt(a) for a in every) + " |")
         for r in cell:
-            per_run.append(f"| {task} | {pe} | {r['seed']} | {'yes' if r['kept'] else 'no'} ({r['stop'] or 'fixed'}) | "
+            per_run.append(f"| {task} | {pe + (f' ({study})' if shared else '')} | {r['seed']} | {'yes' if r['kept'] else 'no'} ({r['stop'] or 'fixed'}) | "
                            f"{r['steps']} | " + " | ".join(fmt(a) for a in r["acc"]) + f" | {duration(r['seconds'])} |")
     seconds = sum(r["seconds"] for r in ours)
     print("Huang et al. 2025 (their files: `theirs.csv`) beside ordo (`run.sh`), accuracy = every answer token")

@@ -9,10 +9,10 @@ if (format eq "png") {
   set terminal svg size 1610,1110 font "sans,11" noenhanced background "#ffffff"
 }
 set output "bin_majority_curves." . format
-set multiplot title "bin_majority: accuracy on the training lengths against step (mean over 6 seeds, band: min-max over seeds; grey: the others)" font ",13"
+set multiplot title "bin_majority: accuracy on the training lengths against step (mean over 5 seeds, band: min-max over seeds; grey: the others)" font ",13"
 set grid
 unset key
-set xrange [0:30000]
+set xrange [0:27000]
 set xtics 0,10000
 set mxtics 2
 set yrange [0:1.02]

@@ -9,13 +9,13 @@ if (format eq "png") {
   set terminal svg size 1610,1110 font "sans,11" noenhanced background "#ffffff"
 }
 set output "bin_majority_loss." . format
-set multiplot title "bin_majority: training loss against step (mean over 6 seeds, band: min-max over seeds; grey: the others)" font ",13"
+set multiplot title "bin_majority: training loss against step (mean over 5 seeds, band: min-max over seeds; grey: the others)" font ",13"
 set grid
 unset key
-set xrange [0:30000]
+set xrange [0:27000]
 set xtics 0,10000
 set mxtics 2
-set yrange [0:1.820263816]
+set yrange [0:1.766954181]
 set lmargin at screen 0.04968944099; set rmargin at screen 0.2134161491; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "sinusoidal" font ",12" offset 0,-0.4
 set format x ""

@@ -19,14 +19,14 @@ unset key
 set tics scale 0
 set tics front
 unset xtics
-set ytics ("rope" 0, "fire" 1, "cope" 2, "path" 3, "transformer_xl" 4, "pope" 5, "xpos" 6, "t5" 7, "kerple_log" 8, "kerple_power" 9, "fox" 10, "alibi" 11, "stickbreaking" 12, "rbf" 13, "fourier2d" 14, "cyclic" 15, "sinusoidal" 16)
+set ytics ("rope" 0, "fire" 1, "xpos" 2, "cope" 3, "path" 4, "transformer_xl" 5, "pope" 6, "kerple_power" 7, "t5" 8, "kerple_log" 9, "fox" 10, "stickbreaking" 11, "alibi" 12, "rbf" 13, "cyclic" 14, "fourier2d" 15, "sinusoidal" 16)
 # band 1: bin_majority .. bin_majority
 unset label
 unset arrow
 unset object
 set lmargin at screen 0.1209341118; set rmargin at screen 0.8582151793; set bmargin at screen 0.04721030043; set tmargin at screen 0.8862660944
 set xrange [-0.5:3.5]
-set label 1 "Overview: final accuracy, mean over 6 seeds [95% bootstrap interval]; rows ordered by how far they generalise" at screen 0.5, screen 0.9763948498 center font ",13"
+set label 1 "Overview: final accuracy, mean over 5 seeds [95% bootstrap interval]; rows ordered by how far they generalise" at screen 0.5, screen 0.9763948498 center font ",13"
 set colorbox user origin screen 0.8748957465, screen 0.04721030043 size screen 0.02001668057, screen 0.839055794
 set label 2 "✗: not every seed reaches 0.99 on the training lengths (0.9 beyond them).   Grey, not learned: no seed learned the training lengths, so the longer ones say nothing" at screen 0.1209341118, screen 0.02145922747 left font ",10" textcolor rgb "#D55E00"
 set x2tics ("train (1-50)" 0, "51" 1, "3x (150)" 2, "mean 51-150 (100 lengths)" 3)
@@ -69,44 +69,42 @@ set label 38 "1.000\n[1.00, 1.00]" at 2,8 center front textcolor rgb "#ffffff" f
 set label 39 "0.999\n[1.00, 1.00]" at 3,8 center front textcolor rgb "#ffffff" font ",10"
 set label 40 "1.000\n[1.00, 1.00]" at 0,9 center front textcolor rgb "#ffffff" font ",10"
 set label 41 "1.000\n[1.00, 1.00]" at 1,9 center front textcolor rgb "#ffffff" font ",10"
-set label 42 "1.000\n[1.00, 1.00]" at 2,9 center front textcolor rgb "#ffffff" font ",10"
+set label 42 "0.997\n[0.99, 1.00]" at 2,9 center front textcolor rgb "#ffffff" font ",10"
 set label 43 "0.999\n[1.00, 1.00]" at 3,9 center front textcolor rgb "#ffffff" font ",10"
 set label 44 "1.000\n[1.00, 1.00]" at 0,10 center front textcolor rgb "#ffffff" font ",10"
 set label 45 "1.000\n[1.00, 1.00]" at 1,10 center front textcolor rgb "#ffffff" font ",10"
-set label 46 "1.000\n[1.00, 1.00]" at 2,10 center front textcolor rgb "#ffffff" font ",10"
+set label 46 "0.997\n[0.99, 1.00]" at 2,10 center front textcolor rgb "#ffffff" font ",10"
 set label 47 "0.999\n[1.00, 1.00]" at 3,10 center front textcolor rgb "#ffffff" font ",10"
 set label 48 "1.000\n[1.00, 1.00]" at 0,11 center front textcolor rgb "#ffffff" font ",10"
 set label 49 "1.000\n[1.00, 1.00]" at 1,11 center front textcolor rgb "#ffffff" font ",10"
-set label 50 "1.000\n[1.00, 1.00]" at 2,11 center front textcolor rgb "#ffffff" font ",10"
-set label 51 "0.998\n[1.00, 1.00]" at 3,11 center front textcolor rgb "#ffffff" font ",10"
+set label 50 "0.997\n[0.99, 1.00]" at 2,11 center front textcolor rgb "#ffffff" font ",10"
+set label 51 "0.999\n[1.00, 1.00]" at 3,11 center front textcolor rgb "#ffffff" font ",10"
 set label 52 "1.000\n[1.00, 1.00]" at 0,12 center front textcolor rgb "#ffffff" font ",10"
 set label 53 "1.000\n[1.00, 1.00]" at 1,12 center front textcolor rgb "#ffffff" font ",10"
-set label 54 "1.000\n[1.00, 1.00]" at 2,12 center front textcolor rgb "#ffffff" font ",10"
-set label 55 "0.997\n[1.00, 1.00]" at 3,12 center front textcolor rgb "#ffffff" font ",10"
+set label 54 "0.997\n[0.99, 1.00]" at 2,12 center front textcolor rgb "#ffffff" font ",10"
+set label 55 "0.999\n[1.00, 1.00]" at 3,12 center front textcolor rgb "#ffffff" font ",10"
 set label 56 "1.000\n[1.00, 1.00]" at 0,13 center front textcolor rgb "#ffffff" font ",10"
-set label 57 "0.997\n[0.99, 1.00]" at 1,13 center front textcolor rgb "#ffffff" font ",10"
-set label 58 "0.975\n[0.97, 0.98]" at 2,13 center front textcolor rgb "#ffffff" font ",10"
-set label 59 "0.980\n[0.97, 0.99]" at 3,13 center front textcolor rgb "#ffffff" font ",10"
-set label 60 "0.960\n[0.88, 1.00]" at 0,14 center front textcolor rgb "#ffffff" font ",10"
-set label 61 "✗" at 0.45,13.88 right front textcolor rgb "#D55E00" font ",12"
-set label 62 "0.963\n[0.89, 1.00]" at 1,14 center front textcolor rgb "#ffffff" font ",10"
-set label 63 "✗" at 1.45,13.88 right front textcolor rgb "#D55E00" font ",12"
-set label 64 "0.737\n[0.55, 0.87]" at 2,14 center front textcolor rgb "#111111" font ",10"
-set label 65 "✗" at 2.45,13.88 right front textcolor rgb "#D55E00" font ",12"
-set label 66 "0.807\n[0.65, 0.90]" at 3,14 center front textcolor rgb "#ffffff" font ",10"
-set label 67 "✗" at 3.45,13.88 right front textcolor rgb "#D55E00" font ",12"
-set label 68 "1.000\n[1.00, 1.00]" at 0,15 center front textcolor rgb "#ffffff" font ",10"
-set label 69 "1.000\n[1.00, 1.00]" at 1,15 center front textcolor rgb "#ffffff" font ",10"
-set label 70 "0.715\n[0.59, 0.82]" at 2,15 center front textcolor rgb "#111111" font ",10"
-set label 71 "✗" at 2.45,14.88 right front textcolor rgb "#D55E00" font ",12"
-set label 72 "0.803\n[0.73, 0.88]" at 3,15 center front textcolor rgb "#ffffff" font ",10"
-set label 73 "✗" at 3.45,14.88 right front textcolor rgb "#D55E00" font ",12"
-set label 74 "1.000\n[1.00, 1.00]" at 0,16 center front textcolor rgb "#ffffff" font ",10"
-set label 75 "0.995\n[0.99, 1.00]" at 1,16 center front textcolor rgb "#ffffff" font ",10"
-set label 76 "0.325\n[0.26, 0.40]" at 2,16 center front textcolor rgb "#111111" font ",10"
-set label 77 "✗" at 2.45,15.88 right front textcolor rgb "#D55E00" font ",12"
-set label 78 "0.446\n[0.40, 0.49]" at 3,16 center front textcolor rgb "#111111" font ",10"
-set label 79 "✗" at 3.45,15.88 right front textcolor rgb "#D55E00" font ",12"
+set label 57 "0.990\n[0.98, 1.00]" at 1,13 center front textcolor rgb "#ffffff" font ",10"
+set label 58 "0.968\n[0.93, 1.00]" at 2,13 center front textcolor rgb "#ffffff" font ",10"
+set label 59 "0.986\n[0.98, 0.99]" at 3,13 center front textcolor rgb "#ffffff" font ",10"
+set label 60 "1.000\n[1.00, 1.00]" at 0,14 center front textcolor rgb "#ffffff" font ",10"
+set label 61 "1.000\n[1.00, 1.00]" at 1,14 center front textcolor rgb "#ffffff" font ",10"
+set label 62 "0.823\n[0.64, 0.99]" at 2,14 center front textcolor rgb "#ffffff" font ",10"
+set label 63 "✗" at 2.45,13.88 right front textcolor rgb "#D55E00" font ",12"
+set label 64 "0.880\n[0.74, 0.99]" at 3,14 center front textcolor rgb "#ffffff" font ",10"
+set label 65 "✗" at 3.45,13.88 right front textcolor rgb "#D55E00" font ",12"
+set label 66 "1.000\n[1.00, 1.00]" at 0,15 center front textcolor rgb "#ffffff" font ",10"
+set label 67 "1.000\n[1.00, 1.00]" at 1,15 center front textcolor rgb "#ffffff" font ",10"
+set label 68 "0.745\n[0.54, 0.95]" at 2,15 center front textcolor rgb "#111111" font ",10"
+set label 69 "✗" at 2.45,14.88 right front textcolor rgb "#D55E00" font ",12"
+set label 70 "0.821\n[0.72, 0.90]" at 3,15 center front textcolor rgb "#ffffff" font ",10"
+set label 71 "✗" at 3.45,14.88 right front textcolor rgb "#D55E00" font ",12"
+set label 72 "1.000\n[1.00, 1.00]" at 0,16 center front textcolor rgb "#ffffff" font ",10"
+set label 73 "0.997\n[0.99, 1.00]" at 1,16 center front textcolor rgb "#ffffff" font ",10"
+set label 74 "0.265\n[0.22, 0.32]" at 2,16 center front textcolor rgb "#111111" font ",10"
+set label 75 "✗" at 2.45,15.88 right front textcolor rgb "#D55E00" font ",12"
+set label 76 "0.452\n[0.42, 0.48]" at 3,16 center front textcolor rgb "#111111" font ",10"
+set label 77 "✗" at 3.45,15.88 right front textcolor rgb "#D55E00" font ",12"
 plot "overview.dat" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette notitle
 unset multiplot
 set output
