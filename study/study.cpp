@@ -380,7 +380,8 @@ StudyRun Study::make_run(const Cell& cell, int64_t seed_index) const {
     if (resume && fs::exists(r.checkpoint_path)) {
       r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
       t.restore(*r.checkpoint);  // refuses a checkpoint of other settings
-    } else if (auto found = records_.find(r.label()); resume && found != records_.end()) {
+    } else if (auto found = records_.find(run_group_path(task, encoding_label(r.config.model), r.config.seed, r.variant));
+               resume && found != records_.end()) {
       // No checkpoint, but results.h5 holds the run. One that ended by its own settings is
       // checked as its checkpoint would be (the same settings, an encoding unchanged since)
       // and, finished, stands for it; one that did not (interrupted, or failed and perhaps
@@ -414,9 +415,8 @@ void Study::read_records() {
       records_revision_ = parse_int("results.h5 attribute encodings_revision", it->second);  // else 1: before it existed
     if (auto it = attributes.find("ordo_version"); it != attributes.end()) records_version_ = it->second;
     for (RunRecord& r : read_results(results)) {
-      std::string label = r.task + "/" + r.encoding + "/" + (r.variant.empty() ? "" : r.variant + "/") + "seed" +
-                          std::to_string(r.seed);
-      records_.emplace(std::move(label), std::move(r));
+      std::string group = run_group_path(r.task, r.encoding, r.seed, r.variant);
+      records_.emplace(std::move(group), std::move(r));
     }
   } catch (const Error& e) {
     fail("--resume: ", e.what(), "; move ", results, " away to resume from the checkpoints alone");

@@ -202,7 +202,7 @@ class Study {
   StudyOptions options_;
   std::vector<StudyRun> runs_;
   std::vector<Cell> cells_;
-  std::map<std::string, RunRecord> records_;  // read_records(): by run label
+  std::map<std::string, RunRecord> records_;  // read_records(): by results group (run_group_path)
   int64_t records_revision_ = 1;              // the encodings revision results.h5 was written at
   std::string records_version_ = "(unknown)";  // and the ordo that wrote it
   OutputLock lock_;  // one writer per directory, from the end of the constructor
