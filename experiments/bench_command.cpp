@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include "core/gemm.h"
+#include "core/machine.h"
 #include "core/parallel.h"
 #include "cluster/shared_cores.h"
 #include "experiments/cli.h"
@@ -117,6 +118,7 @@ int child_main(const std::string& what, int warmup, double min_seconds, bool pro
 int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchCase>& cases, int warmup,
                double min_seconds, bool profile, const std::string& json) {
   std::printf("ordo %s bench --encodings, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
+  std::printf("machine: %s\n", machine_description().c_str());
   std::printf("each entry's training step (causal, forward + backward + AdamW) against none's at the same shape, "
               "in one process, rounds of ~%.1f s each taking turns; x none = median over pairs of rounds (range); MB = "
               "a training step's tensors at their peak (activations, gradients, scratch)\n\n",
@@ -186,6 +188,7 @@ int cmd_bench(const Args& args) {
   if (!p.option("child").empty()) return child_main(p.option("child"), warmup, min_seconds, profile, p.option("case"));
   if (!cases.empty()) return cost_table(configs, cases, warmup, min_seconds, profile, p.option("json"));
   std::printf("ordo %s bench, %d threads (OMP_NUM_THREADS)\n", version(), num_threads());
+  std::printf("machine: %s\n", machine_description().c_str());
   // A shared 2-core machine's speed drifts by 1.5x within minutes (one peak measurement read
   // 94 GFLOP/s where the next read 150), so a share against a peak taken at another moment
   // says little. Each configuration is timed in rounds of about a second, with the machine's

@@ -104,6 +104,7 @@ void write_run(h5::Group& g, const RunLog& full, int64_t every) {
   g.write("eval/exact", exact);
   g.write("eval/loss", loss);
   g.set_attr("wall_seconds", log.total_wall_seconds);
+  write_machines(g, log);
   if (!log.stop_reason.empty()) {
     g.set_attr("stop_reason", log.stop_reason);
     g.set_attr("stop_step", log.stop_step);
@@ -134,6 +135,7 @@ RunLog read_run(const h5::Group& g) {
              log.train_loss_max.size(), ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
   log.total_wall_seconds = g.attr_double("wall_seconds");
   read_stop(g, log);
+  read_machines(g, log);
   const std::vector<int64_t> length = g.read_vector<int64_t>("eval/length"), step = g.read_vector<int64_t>("eval/step");
   const std::vector<double> acc = g.read_vector<double>("eval/acc"), exact = g.read_vector<double>("eval/exact"),
                             loss = g.read_vector<double>("eval/loss");

@@ -9,7 +9,8 @@
 //   /runs/<task>/<encoding>/[<variant>/]seed<k>/   one run:
 //       attributes  setting.<name> (the run's settings the others do not share), wall_seconds,
 //                   log_every (steps per logged entry), stop_reason and stop_step
-//                   (--until-learned runs)
+//                   (--until-learned runs), machines (where the steps were taken, one line per
+//                   machine, RunLog::machines; absent in files from before)
 //       step (n) int64, train_loss, train_loss_min, train_loss_max, lr, wall_time (n) float32:
 //                   the per-step log thinned to at most kLogEntries entries of log_every steps
 //                   each (mean, minimum and maximum of the loss; lr and time at the entry's

@@ -66,12 +66,35 @@ void write_run_log(h5::Group& group, const RunLog& log) {
     }
   }
   group.set_attr("wall_seconds", log.total_wall_seconds);
+  write_machines(group, log);
   if (!log.stop_reason.empty()) {  // only --until-learned runs: a fixed-step run's file is as before
     group.set_attr("stop_reason", log.stop_reason);
     group.set_attr("stop_step", log.stop_step);
   } else {
     for (const char* name : {"stop_reason", "stop_step"})
       if (group.has_attr(name)) group.remove_attr(name);
+  }
+}
+
+void write_machines(h5::Group& group, const RunLog& log) {
+  std::string lines;
+  for (const std::string& m : log.machines) {
+    ORDO_CHECK(!m.empty() && m.find('\n') == std::string::npos, group.file_name(), ": ", group.path(),
+               ": a machine entry is empty or holds a newline: '", m, "'");
+    lines += (lines.empty() ? "" : "\n") + m;
+  }
+  if (!lines.empty()) group.set_attr("machines", lines);
+  else if (group.has_attr("machines")) group.remove_attr("machines");
+}
+
+void read_machines(const h5::Group& group, RunLog& log) {
+  if (!group.has_attr("machines")) return;  // written before ordo kept them
+  const std::string lines = group.attr_string("machines");
+  for (size_t at = 0; at <= lines.size();) {
+    const size_t end = std::min(lines.find('\n', at), lines.size());
+    ORDO_CHECK(end > at, group.file_name(), ": ", group.path(), ": attribute machines has an empty line");
+    log.machines.push_back(lines.substr(at, end - at));
+    at = end + 1;
   }
 }
 
@@ -101,6 +124,7 @@ RunLog read_run_log(const h5::Group& group) {
              log.train_loss.size(), ", lr ", log.lr.size(), ", wall_time ", log.wall_time.size());
   log.total_wall_seconds = group.attr_double("wall_seconds");
   read_stop(group, log);
+  read_machines(group, log);
 
   if (!group.exists("eval")) return log;
   h5::Group eval = group.group("eval");

@@ -14,6 +14,8 @@
 //                                 D = the set's longest length (every distance it allows)
 //   eval/<len>/count_by_distance  int64   (D)     scored rows at distance d (the sets are fixed)
 //   attribute wall_seconds  float64  total wall time of the run
+//   attribute machines      string   where its steps were taken, one line per machine
+//                                    (RunLog::machines); absent in files from before
 // <len> is the literal "train" for the training length range (RunLog::eval key 0) and the
 // decimal sequence length otherwise: eval/train/acc, eval/128/acc, eval/1024/acc.
 // Every eval/<len> group is written, in increasing length with "train" first.
@@ -44,5 +46,9 @@ RunLog read_run_log(const h5::Group& group);
 // into `log` (whose steps are read): throws naming the file and group when the reason is
 // not one of train/stopping.h's or the step is not the log's last.
 void read_stop(const h5::Group& group, RunLog& log);
+// log.machines as the attribute `machines` of `group` (one line each; removed when there are
+// none), and back (none where the attribute is absent: a file from before ordo kept them).
+void write_machines(h5::Group& group, const RunLog& log);
+void read_machines(const h5::Group& group, RunLog& log);
 
 }  // namespace ordo

@@ -26,6 +26,38 @@ std::string attribute(const std::map<std::string, std::string>& a, const std::st
 
 }  // namespace
 
+namespace {
+
+// "Machines (...): `A` 5 runs; `B` 2 runs; not recorded 1 run.\n\n": where the runs' steps
+// were taken (RunLog::machines; a run resumed on another machine counts under both), or ""
+// when no run records one (files from before ordo kept them).
+std::string machines_line(const std::vector<RunRecord>& runs) {
+  std::vector<std::pair<std::string, int>> counts;  // in order of first appearance
+  int unrecorded = 0;
+  for (const RunRecord& r : runs) {
+    if (r.log.machines.empty()) ++unrecorded;
+    std::set<std::string> seen;
+    for (const std::string& entry : r.log.machines) {
+      const size_t colon = entry.find(": ");
+      const std::string machine = colon == std::string::npos ? entry : entry.substr(colon + 2);
+      if (!seen.insert(machine).second) continue;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == machine; });
+      if (it == counts.end()) counts.emplace_back(machine, 1);
+      else ++it->second;
+    }
+  }
+  if (counts.empty()) return "";
+  auto runs_text = [](int n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+  std::ostringstream os;
+  os << "Machines (where the runs' steps were taken; the same seed gives the same bits only on one CPU type): ";
+  for (size_t i = 0; i < counts.size(); ++i) os << (i ? "; `" : "`") << counts[i].first << "` " << runs_text(counts[i].second);
+  if (unrecorded > 0) os << "; not recorded " << runs_text(unrecorded);
+  os << ".\n\n";
+  return os.str();
+}
+
+}  // namespace
+
 std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<std::string, std::string>& attributes,
                            double session_seconds) {
   std::vector<std::string> tasks, encodings, variants;
@@ -83,6 +115,7 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
   os << "; ";
   if (std::isfinite(session_seconds)) os << "grid wall time " << format_duration(session_seconds) << " in this session; ";
   os << "the runs' own wall times add up to " << format_duration(run_seconds) << ".\n\n";
+  os << machines_line(runs);
   // The shared settings that differ from the defaults (the swept ones are each run's own).
   const std::map<std::string, std::string> defaults = to_settings(TrainConfig{});
   std::string given;

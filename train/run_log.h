@@ -40,6 +40,11 @@ struct RunLog {
   // run still training.
   std::string stop_reason;
   int64_t stop_step = 0;
+  // Where the steps were taken (core/machine.h), one entry per stretch on one machine, in
+  // order: "from step 0: <machine>", and "from step 4722: <machine>" when a resume on another
+  // machine continued it. Bits are the same only on one CPU type (docs/spec.md §9). A run
+  // from before ordo kept this (an old checkpoint resumed) starts at its first resumed step.
+  std::vector<std::string> machines{};
 };
 
 // "acc 0.998 @64 0.951 @128 0.602": the latest accuracy of each evaluation length; for a

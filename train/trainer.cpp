@@ -8,6 +8,7 @@
 #include <limits>
 #include <string_view>
 
+#include "core/machine.h"
 #include "core/ops.h"
 #include "core/rng.h"
 #include "layers/posenc/table_cache.h"
@@ -213,6 +214,14 @@ std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog&
   return out;
 }
 
+void note_machine(RunLog& log, int64_t step) {
+  const std::string here = machine_description();
+  const std::string& last = log.machines.empty() ? std::string() : log.machines.back();
+  const size_t colon = last.find(": ");
+  if (colon != std::string::npos && last.compare(colon + 2, std::string::npos, here) == 0) return;
+  log.machines.push_back("from step " + std::to_string(step) + ": " + here);
+}
+
 bool Trainer::trained() const { return step_ >= cfg_.steps || log_.stop_step > 0; }
 
 bool Trainer::finished() const {
@@ -248,6 +257,7 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
   const auto t0 = std::chrono::steady_clock::now();
   auto wall = [&] { return elapsed_before_ + seconds_since(t0); };
   const bool leader = world_ == nullptr || world_->rank() == 0;  // data-parallel: rank 0 evaluates and logs
+  if (leader && !finished()) note_machine(log_, step_);
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   bool go = true;
   while (go && !trained()) {

@@ -52,6 +52,10 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task);
 // order given: what is left of a run's final sweep (all of them before the last step).
 std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog& log);
 
+// Appends "from step <step>: <this machine>" to log.machines unless its last entry names this
+// machine already (core/machine.h): what Trainer::run does before it trains or evaluates.
+void note_machine(RunLog& log, int64_t step);
+
 // Throws unless `theirs` (a checkpoint's or a results record's settings, as text) trained the
 // run `cfg` describes; a setting it lacks reads as its default. `what` names the file.
 void check_same_settings(const TrainConfig& cfg, const std::map<std::string, std::string>& theirs,

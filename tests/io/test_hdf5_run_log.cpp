@@ -37,6 +37,7 @@ RunLog sample_log() {
   log.eval[128] = {{0, 0.25}, {40, 0.75}};  // exact and loss undefined: NaN
   log.eval[64] = {{40, 0.8, 0.5, 0.4}};
   log.total_wall_seconds = 12.5;
+  log.machines = {"from step 0: a", "from step 30: b"};
   return log;
 }
 
@@ -46,6 +47,7 @@ void require_same(const RunLog& a, const RunLog& b) {
   REQUIRE(a.lr == b.lr);
   REQUIRE(a.wall_time == b.wall_time);
   REQUIRE(a.total_wall_seconds == b.total_wall_seconds);
+  REQUIRE(a.machines == b.machines);
   REQUIRE(a.eval.size() == b.eval.size());
   for (const auto& [length, points] : a.eval) {
     REQUIRE(b.eval.count(length));
@@ -85,6 +87,7 @@ TEST_CASE("run log: round trip through a run group, with the documented names", 
   CHECK(f.read_vector<int64_t>("runs/order/rope/seed0/eval/train/step") == std::vector<int64_t>{0, 40});
   CHECK(std::isnan(f.read_vector<double>("runs/order/rope/seed0/eval/128/exact")[1]));
   CHECK(run.attr_double("wall_seconds") == 12.5);
+  CHECK(run.attr_string("machines") == "from step 0: a\nfrom step 30: b");  // one line each
   // acc_by_distance: one row per evaluation, one column per distance; only where recorded.
   const h5::Array<double> by_distance = f.read<double>("runs/order/rope/seed0/eval/train/acc_by_distance");
   CHECK(by_distance.dims == std::vector<int64_t>{2, 3});

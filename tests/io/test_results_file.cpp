@@ -103,6 +103,12 @@ TEST_CASE("results format 2: evaluations whole, the log thinned, settings once, 
   for (uint64_t seed = 0; seed < 10; ++seed) runs.push_back(synthetic_run(seed, 2000, seed < 5 ? "0.001" : "0.0003"));
   runs[3].log.stop_reason = "learned";
   runs[3].log.stop_step = 2000;
+  runs[3].log.machines = {"from step 0: GenuineIntel family 6 model 85 stepping 7; built for avx512f; oneDNN 2.6.3 on "
+                          "avx512_core_vnni",
+                          "from step 1200: AuthenticAMD family 26 model 2 stepping 1 (AMD EPYC); built for avx512f; "
+                          "oneDNN 2.6.3 on avx512_core_bf16"};
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (i != 3 && i != 4) runs[i].log.machines = {"from step 0: x"};
   write_results(path, runs, {{"tasks", "order"}});
 
   // The size the issue asks for: at most 60 KB a run for 2000 steps and 3 evaluation lengths.
@@ -126,6 +132,8 @@ TEST_CASE("results format 2: evaluations whole, the log thinned, settings once, 
   }
   CHECK(back[3].log.stop_reason == "learned");
   CHECK(back[3].log.stop_step == 2000);
+  CHECK(back[3].log.machines == runs[3].log.machines);  // two lines, in order
+  CHECK(back[4].log.machines.empty());                   // a record from before they were kept
 
   // Stored once: the root holds what every run shares, a run only its own.
   h5::File f = h5::File::open(path);
@@ -136,6 +144,8 @@ TEST_CASE("results format 2: evaluations whole, the log thinned, settings once, 
   CHECK(g.attr_string("setting.lr") == "0.0003");
   CHECK_FALSE(g.has_attr("setting.d-model"));
   CHECK(g.attr_int64("log_every") == 4);
+  CHECK(g.attr_string("machines") == "from step 0: x");
+  CHECK_FALSE(f.group("runs/order/rope/seed4").has_attr("machines"));
   CHECK(g.dataset("train_loss").dtype() == h5::DType::f32);
   CHECK(g.dataset("eval/acc").dtype() == h5::DType::f64);
   // The root's settings are read with the runs, not as the study's shared attributes.

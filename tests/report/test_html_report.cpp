@@ -144,6 +144,10 @@ TEST_CASE("write_study_report: summary.md, report.html and the figures from the 
   std::vector<RunRecord> runs;
   for (uint64_t seed : {0, 1})
     for (const char* enc : {"none", "rope", "alibi"}) runs.push_back(run("order", enc, seed, enc[0] == 'n' ? 0.5 : 1));
+  // Where the steps were taken: one run resumed on a second machine, one from before ordo kept it.
+  for (RunRecord& r : runs) r.log.machines = {"from step 0: cpu A; built for avx2; oneDNN 2.6.3 on avx2"};
+  runs[1].log.machines.push_back("from step 150: cpu B; built for avx2; oneDNN 2.6.3 on avx2");
+  runs[2].log.machines.clear();
   write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}, {"steps", "300"}, {"seeds", "2"}});
   const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
                                            read_results_attributes(dir.path + "/results.h5"));
@@ -154,6 +158,8 @@ TEST_CASE("write_study_report: summary.md, report.html and the figures from the 
   const std::string md = read(r.summary_path);
   CHECK(md.find("Grid: 1 task(s) x 3 encoding(s) x 2 seed(s) (seeds 0..1), 300 steps each; the runs' own wall "
                 "times add up to 18s.") != std::string::npos);
+  CHECK(md.find("on one CPU type): `cpu A; built for avx2; oneDNN 2.6.3 on avx2` 5 runs; `cpu B; built for avx2; "
+                "oneDNN 2.6.3 on avx2` 1 run; not recorded 1 run.\n") != std::string::npos);
   for (const Finding& f : r.findings) CHECK(md.find("- " + f.text) != std::string::npos);
   if (r.warnings.empty()) {  // gnuplot drew them
     CHECK(fs::exists(r.plot_dir + "/overview.png"));

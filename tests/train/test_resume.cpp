@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/machine.h"
 #include "io/checkpoint_file.h"
 #include "train/checkpoint.h"
 #include "train/trainer.h"
@@ -115,4 +116,37 @@ TEST_CASE("a checkpoint whose step disagrees with its log and optimizer is refus
   ck.step = 6;                   // the /step attribute edited
   Trainer c(small_run("shift", "rope", 20));
   CHECK_THROWS_WITH(c.restore(ck), Catch::Contains("its step is 6, but its log holds 5 steps and its optimizer took 5"));
+}
+
+TEST_CASE("a run names the machine its steps were taken on, and a resume on another one adds a line", "[train][resume]") {
+  const std::string here = machine_description();
+  CHECK(here.find('\n') == std::string::npos);
+  CHECK(here.find("; built for ") != std::string::npos);
+  Trainer a(small_run("shift", "rope", 20));
+  a.run([](const StepInfo& s) { return s.step + 1 < 5; });
+  REQUIRE(a.log().machines == std::vector<std::string>{"from step 0: " + here});
+  Checkpoint ck = a.checkpoint();
+
+  Trainer same(small_run("shift", "rope", 20));  // resumed here: still one machine
+  same.restore(ck);
+  same.run();
+  CHECK(same.log().machines == std::vector<std::string>{"from step 0: " + here});
+
+  ck.log.machines = {"from step 0: elsewhere"};  // as if trained on another CPU
+  Trainer moved(small_run("shift", "rope", 20));
+  moved.restore(ck);
+  moved.run();
+  CHECK(moved.log().machines == std::vector<std::string>{"from step 0: elsewhere", "from step 5: " + here});
+  CHECK(moved.log().train_loss == same.log().train_loss);  // a note, not a change to the run
+
+  ck.log.machines.clear();  // a checkpoint from before ordo kept them: the record starts at the resume
+  Trainer old(small_run("shift", "rope", 20));
+  old.restore(ck);
+  old.run();
+  CHECK(old.log().machines == std::vector<std::string>{"from step 5: " + here});
+
+  Trainer done(small_run("shift", "rope", 20));  // a finished run run again adds nothing
+  done.restore(moved.checkpoint());
+  done.run();
+  CHECK(done.log().machines == moved.log().machines);
 }
