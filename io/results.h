@@ -37,7 +37,7 @@ struct RunRecord {
   std::string task, encoding;
   uint64_t seed = 0;
   RunLog log;
-  std::map<std::string, std::string> settings;
+  std::map<std::string, std::string> settings{};
   std::string variant = {};  // the varied settings of a swept study ("causal=true,layers=2"), "" otherwise
 };
 
