@@ -38,8 +38,7 @@ std::string machines_line(const std::vector<RunRecord>& runs) {
     if (r.log.machines.empty()) ++unrecorded;
     std::set<std::string> seen;
     for (const std::string& entry : r.log.machines) {
-      const size_t colon = entry.find(": ");
-      const std::string machine = colon == std::string::npos ? entry : entry.substr(colon + 2);
+      const std::string machine = machine_of(entry);
       if (!seen.insert(machine).second) continue;
       auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == machine; });
       if (it == counts.end()) counts.emplace_back(machine, 1);

@@ -8,6 +8,11 @@
 
 namespace ordo {
 
+std::string machine_of(const std::string& entry) {
+  const size_t colon = entry.find(": ");
+  return entry.starts_with("from step ") && colon != std::string::npos ? entry.substr(colon + 2) : entry;
+}
+
 std::string eval_summary(const RunLog& log) {
   std::ostringstream os;
   os.precision(3);

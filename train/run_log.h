@@ -51,4 +51,8 @@ struct RunLog {
 // sweep, "acc 0.998 @41..500 mean 0.713 over 460 lengths (@41 0.990, @500 0.402)".
 std::string eval_summary(const RunLog& log);
 
+// The machine of one RunLog::machines entry: "<machine>" of "from step <n>: <machine>" (the
+// entry whole if it has no such prefix).
+std::string machine_of(const std::string& entry);
+
 }  // namespace ordo

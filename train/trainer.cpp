@@ -216,9 +216,7 @@ std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog&
 
 void note_machine(RunLog& log, int64_t step) {
   const std::string here = machine_description();
-  const std::string& last = log.machines.empty() ? std::string() : log.machines.back();
-  const size_t colon = last.find(": ");
-  if (colon != std::string::npos && last.compare(colon + 2, std::string::npos, here) == 0) return;
+  if (!log.machines.empty() && machine_of(log.machines.back()) == here) return;
   log.machines.push_back("from step " + std::to_string(step) + ": " + here);
 }
 
