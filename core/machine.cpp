@@ -65,8 +65,6 @@ std::string onednn() {
     case dnnl_cpu_isa_sse41: isa = "sse41"; break;
     case dnnl_cpu_isa_avx: isa = "avx"; break;
     case dnnl_cpu_isa_avx2: isa = "avx2"; break;
-    case dnnl_cpu_isa_avx512_mic: isa = "avx512_mic"; break;
-    case dnnl_cpu_isa_avx512_mic_4ops: isa = "avx512_mic_4ops"; break;
     case dnnl_cpu_isa_avx512_core: isa = "avx512_core"; break;
     case dnnl_cpu_isa_avx512_core_vnni: isa = "avx512_core_vnni"; break;
     case dnnl_cpu_isa_avx512_core_bf16: isa = "avx512_core_bf16"; break;

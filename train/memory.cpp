@@ -167,8 +167,9 @@ MemoryNeed estimate_memory(const TrainConfig& cfg, const Task& task) {
       std::max(0.0, static_cast<double>(m.one.resident) +
                         static_cast<double>(layers - 1) * static_cast<double>(m.two.resident - m.one.resident)));
   // A step holds one micro-batch's activations at a time (docs/spec.md §5.4). The running
-  // sum of the parts' gradients (2 x the parameters, on the heap) is left out: half of what
-  // `model` counts, small beside the activations at the lengths where memory runs out.
+  // sum of the parts' gradients (1 x the parameters, from the tensor pool; a rank above 0 of
+  // a data-parallel run also its parts') is left out: small beside the activations at the
+  // lengths where memory runs out.
   need.train_step = static_cast<int64_t>(static_cast<double>(cfg.batch_size / std::max<int64_t>(1, cfg.micro_batches)) *
                                          per_sequence(m, &Probe::train, layers, task.max_len()));
   // The training-range set (at most max_len tokens per sequence), then each evaluation length.

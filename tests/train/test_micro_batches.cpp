@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "cluster/cluster.h"
 #include "data/task.h"
 #include "tests/layers/model_fixtures.h"
+#include "train/micro_batches.h"
 #include "train/settings.h"
 #include "train/trainer.h"
 
@@ -143,4 +145,43 @@ TEST_CASE("without mpirun the process is a job of one and never calls MPI", "[tr
   cfg.eval_lens = {64};
   Trainer t(cfg);
   CHECK_NOTHROW(t.train_over(world));  // a job of one: nothing changes
+}
+
+TEST_CASE("the parts' gradients are summed as the left fold ((g0 + g1) + g2) + g3, in part order",
+          "[train][micro-batches]") {
+  // Values whose float sum depends on the order (big + 1 rounds to big): the fold in part
+  // order gives -1 at element 0 and 1 at element 1, other orders other numbers, so a change
+  // of order fails here.
+  const Real big = 4 / std::numeric_limits<Real>::epsilon();
+  const std::vector<std::vector<Real>> parts = {{big, 1, 3}, {1, big, -2}, {-big, -big, 0.5}, {-1, 1, 0.25}};
+  auto fold = [&](const std::vector<int>& order) {
+    std::vector<Real> sum = parts[static_cast<size_t>(order[0])];
+    for (size_t k = 1; k < order.size(); ++k)
+      for (size_t i = 0; i < sum.size(); ++i) sum[i] += parts[static_cast<size_t>(order[k])][i];
+    return sum;
+  };
+  // Two parameters, so the flat sum crosses a parameter boundary.
+  Parameter a("a", Tensor::zeros({2})), b("b", Tensor::zeros({1}));
+  a.grad = Tensor::zeros({2});
+  b.grad = Tensor::zeros({1});
+  const std::vector<Parameter*> params = {&a, &b};
+  TaskConfig tc;
+  tc.name = "shift";
+  const Batch batch = make_task(tc)->batch(1, 0, 8, /*same_length=*/true);
+  const MicroBatches m{4, nullptr};
+  std::vector<int64_t> seen;
+  m.gradient(batch, params, [&](const Batch&, double, int64_t index) {
+    const std::vector<Real>& g = parts[static_cast<size_t>(index)];
+    a.grad.data()[0] = g[0], a.grad.data()[1] = g[1], b.grad.data()[0] = g[2];
+    seen.push_back(index);
+    return 0.0;
+  });
+  CHECK(seen == std::vector<int64_t>{0, 1, 2, 3});
+  const std::vector<Real> want = fold({0, 1, 2, 3});
+  CHECK(want[0] == -1);
+  CHECK(want[1] == 1);
+  CHECK(fold({0, 2, 1, 3})[0] != want[0]);  // the values do tell orders apart
+  CHECK(a.grad.data()[0] == want[0]);
+  CHECK(a.grad.data()[1] == want[1]);
+  CHECK(b.grad.data()[0] == want[2]);
 }
