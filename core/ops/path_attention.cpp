@@ -20,17 +20,27 @@
 // key, column = query), so the softmax is vertical vector work, and P v, V dO^T and P^T dO
 // are tile products (core/ops/fused_attention_tiles.h). A key's step runs over the lanes that
 // see the key only (lanes_seeing), four vectors of lanes at a time with their sums in
-// registers. The backward walks forward, so it needs each key's state: the recomputing walk
-// keeps the block of states at every kTile-th key (a checkpoint) and each block of kTile
-// keys is walked again from its checkpoint into a (kTile, d, kTile) buffer before the
-// adjoint passes over it; the first block, which the recomputing walk reaches last, it
-// writes into that buffer as it goes (all of a tile of L <= 64 keys: no second walk).
-// Memory per thread O(L kTile + kTile^2 d); no (L, L) tensor.
+// registers. Without a window, the keys below a tile's own block of kTile keys go by blocks
+// instead (below: "The keys below a tile's own block"): each block's keys carried to its top
+// and its map formed once per pair, the tile's logits of the block and its next state are two
+// tile products (at L = 1024, 15 of a tile's 16 blocks at most). The walk remains for the
+// tile's own block, and for every block under a window (the keys a query sees then begin
+// inside a block). The backward walks forward, so it needs each key's state: the recomputing
+// walk keeps the block of states at every kTile-th key (a checkpoint; by blocks, the state
+// entering each block) and each block of kTile keys is walked again from its checkpoint into
+// a (kTile, d, kTile) buffer before the adjoint passes over it; the block the recomputing walk
+// reaches last it writes into that buffer as it goes (all of a tile of L <= 64 keys, and the
+// tile's own block when the rest go by blocks: no second walk). Memory per thread
+// O(L kTile + kTile^2 d) (by blocks, also the blocks' sweeps, O(L d) per pair, and one
+// block's steps, O(kTile^2 d)); no (L, L) tensor.
 //
-// Bits. The states, the logits, the softmax's sums and the products over keys are taken in
-// the reference's order (each dot product over c in order; sums over keys from the farthest),
-// so they differ from the reference only through core/fastmath.h's exp (float32; the float64
-// build keeps libm's and gives the reference's forward bits). The backward's sums over the
+// Bits. The walked states, the logits, the softmax's sums and the products over keys are taken
+// in the reference's order (each dot product over c in order; sums over keys from the
+// farthest), so with a window they differ from the reference only through core/fastmath.h's
+// exp (float32; the float64 build keeps libm's and gives the reference's forward bits). By
+// blocks, the logits of the keys below a tile's own block are products with the carried keys,
+// H_{a+63} ... H_{j+1} k_j . S where the walk takes k_j . H_{j+1} ... S: the same value in
+// another association, so the last bits differ there too. The backward's sums over the
 // queries of a tile (dk, dw, dbeta) are taken across lanes (a fixed association per width)
 // where the reference adds row after row, and dw's terms are grouped per lane first
 // (adjoint_key): the last bits differ there. A pair (b, h) is one
@@ -57,32 +67,45 @@ struct PathPair {
   int64_t ld, H, d;
 };
 
-// The per-thread buffers of one pair.
+// The per-thread buffers of one pair. dm: d rounded up to the register block's rows (kMR),
+// the rows of the states and adjoints the tile products take; nl: the lanes of a block's
+// sweep (kTile keys, then dp for the rows of its map).
 struct PathBuffers {
-  int64_t Lk = 0, dp = 0;
+  int64_t Lk = 0, dp = 0, dm = 0, nl = 0;
   Real *v = nullptr, *dv = nullptr;                  // v, and the dv sums, as (Lk, dp) rows
   Real *dk = nullptr, *dw = nullptr, *db = nullptr;  // dk, dw (Lk, d) and dbeta (Lk) sums
   Real *zt = nullptr, *gt = nullptr;                 // (Lk, kTile): z^T then P^T; g^T then dz^T
-  Real *rt = nullptr, *adj = nullptr;                // the lanes' states and adjoints (d, kTile)
+  Real *rt = nullptr, *rt2 = nullptr;                // the lanes' states (dm, kTile), two for the blocks' maps
+  Real *adj = nullptr, *adj2 = nullptr;              // their adjoints (dm, kTile), likewise
   Real *checkpoints = nullptr, *states = nullptr;    // (blocks, d, kTile), (kTile, d, kTile)
   Real *dot = nullptr, *dos = nullptr, *out = nullptr;  // dO^T (dp, kTile); dO, product rows (kTile, dp)
+  Real *sweeps = nullptr;                            // the older blocks' sweeps (blocks, dm, nl)
+  Real *dkt = nullptr, *dmap = nullptr;              // their gradients: keys (blocks, kTile, dp), maps (blocks, dm, dp)
+  Real *snaps = nullptr, *dsweep = nullptr;          // one block's sweep before each step and after (kTile + 1, dm, nl); its gradient (dm, nl)
+  Real *st = nullptr, *uv = nullptr;                 // a state transposed (kTile lanes, dp); the backward sweep's dots (2 nl)
 
   PathBuffers(const PathPlan& p, bool backward) {
-    Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec);
-    const int64_t lanes = p.d * kTile, blocks = (p.L + kTile - 1) / kTile + 1;
-    int64_t n = Lk * dp + 2 * Lk * kTile + lanes + 3 * dp * kTile;
-    if (backward) n += Lk * dp + 2 * Lk * p.d + Lk + lanes + blocks * lanes + kTile * lanes;
+    Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec), dm = round_up(p.d, kMR), nl = kTile + dp;
+    const int64_t lanes = p.d * kTile, blocks = (p.L + kTile - 1) / kTile + 1, sweep = dm * nl;
+    int64_t n = Lk * dp + 2 * Lk * kTile + 2 * dm * kTile + 3 * dp * kTile + blocks * sweep;
+    if (backward)
+      n += Lk * dp + 2 * Lk * p.d + Lk + 2 * dm * kTile + blocks * lanes + kTile * lanes +
+           blocks * (kTile + dm) * dp + (kTile + 2) * sweep + kTile * std::max(dp, kTile) + 2 * nl;
     thread_local std::vector<Real> buffer;
     if (buffer.size() < static_cast<size_t>(n)) buffer.resize(static_cast<size_t>(n));
     Real* at = buffer.data();
     auto take = [&at](int64_t m) { Real* r = at; at += m; return r; };
-    v = take(Lk * dp), zt = take(Lk * kTile), gt = take(Lk * kTile), rt = take(lanes);
-    dot = take(dp * kTile), dos = take(dp * kTile), out = take(dp * kTile);
+    v = take(Lk * dp), zt = take(Lk * kTile), gt = take(Lk * kTile), rt = take(dm * kTile), rt2 = take(dm * kTile);
+    dot = take(dp * kTile), dos = take(dp * kTile), out = take(dp * kTile), sweeps = take(blocks * sweep);
     if (backward) {
-      dv = take(Lk * dp), dk = take(Lk * p.d), dw = take(Lk * p.d), db = take(Lk), adj = take(lanes);
+      dv = take(Lk * dp), dk = take(Lk * p.d), dw = take(Lk * p.d), db = take(Lk);
+      adj = take(dm * kTile), adj2 = take(dm * kTile);
       checkpoints = take(blocks * lanes), states = take(kTile * lanes);
+      dkt = take(blocks * kTile * dp), dmap = take(blocks * dm * dp);
+      snaps = take((kTile + 1) * sweep), dsweep = take(sweep), st = take(kTile * std::max(dp, kTile)), uv = take(2 * nl);
     }
   }
+  Real* sweep(int64_t m) const { return sweeps + m * dm * nl; }
 };
 
 // One key's step of the walk over the lanes' states (d, kTile), from rin into rout (the same
@@ -174,22 +197,23 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void walk_key(const PathPair& x, const
   }
 }
 
-// The tile's walk from its nearest key back: q^T into rt, then each key's logits into z^T
-// (row jj = key klo + jj). Given checkpoints (the backward), also the states at the top of
-// every block of kTile keys (block m: keys klo + m kTile ..), taken before that key's step,
-// and the states of the first block, walked last, at every key (state jj in
-// states + jj d kTile): its adjoint then needs no second walk.
-void walk_tile(const PathPlan& p, const PathPair& x, const QueryTile& tl, const Real* q, Real* rt, Real* zt,
-               Real* checkpoints, Real* states) {
+// The tile's walk from its nearest key back to key klo + stop: q^T into rt, then each key's
+// logits into z^T (row jj = key klo + jj). Given checkpoints (the backward, stop = 0), also
+// the states at the top of every block of kTile keys (block m: keys klo + m kTile ..), taken
+// before that key's step; given states, the states of the block [stop, stop + kTile), walked
+// last, at every key (state jj in states + (jj - stop) d kTile): its adjoint then needs no
+// second walk.
+void walk_tile(const PathPlan& p, const PathPair& x, const QueryTile& tl, int64_t stop, const Real* q, Real* rt,
+               Real* zt, Real* checkpoints, Real* states) {
   const int64_t lanes = p.d * kTile;
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, rt, tl.nqp);
-  for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
+  for (int64_t jj = tl.nk - 1; jj >= stop; --jj) {
     if (checkpoints && (jj % kTile == kTile - 1 || jj == tl.nk - 1))
       std::copy(rt, rt + lanes, checkpoints + (jj / kTile) * lanes);
-    if (states && jj < kTile) {
-      if (jj == std::min(tl.nk, kTile) - 1) std::copy(rt, rt + lanes, states + jj * lanes);
-      Real* next = jj > 0 ? states + (jj - 1) * lanes : rt;
-      walk_key<true>(x, tl, p.scale, tl.klo + jj, states + jj * lanes, next, zt + jj * kTile);
+    if (states && jj < stop + kTile) {
+      Real* state = states + (jj - stop) * lanes;
+      if (jj == std::min(tl.nk, stop + kTile) - 1) std::copy(rt, rt + lanes, state);
+      walk_key<true>(x, tl, p.scale, tl.klo + jj, state, jj > stop ? state - lanes : rt, zt + jj * kTile);
     } else {
       walk_key<true>(x, tl, p.scale, tl.klo + jj, rt, rt, zt + jj * kTile);
     }
@@ -295,6 +319,197 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void adjoint_key(const PathPair& x, co
   }
 }
 
+// ---- The keys below a tile's own block, a block of kTile at a time (no window) ----
+//
+// Without a window every real query of a tile whose first row is r0 sees every key below r0,
+// and the blocks of kTile keys there (block m: keys a = m kTile .. a + kTile - 1) are the same
+// for every tile above them. Walking block m from its top key takes a state S to
+//   S_out = P_m S,   P_m = H_a H_{a+1} ... H_{a+kTile-1},
+// and gives key j the logit s (H_{j+1} ... H_{a+kTile-1} S) . k_j = s S . kt_j, where
+//   kt_j = H_{a+kTile-1} ... H_{j+1} k_j
+// is the key carried to the block's top. One sweep per pair and block forms both
+// (sweep_block); a tile then takes each block below its own with two tile products, the
+// logits Kt S and the next state P_m S, where the walk took 3 d multiply-adds per query and
+// key on vector lanes: the authors' chunked form (their UT transform builds the same P_m),
+// with the walk kept for the tile's own block, whose keys its queries see in part. Backward,
+// with g the adjoint of S_out (from the farther blocks) and dz the block's logit gradients
+// (the scale folded in, as adjoint_key's):
+//   dS = Kt^T dz + P_m^T g,   dKt += dz S^T,   dP_m += g S^T,
+// and the sweep's own backward (sweep_block_backward) takes dKt and dP_m to dk, dw, dbeta.
+//
+// A sweep's lanes (bf.nl = kTile + dp, rows c < dm; rows past d zero): lane jj the key
+// a + jj, joining after the step of its own key (zero before); lane kTile + r the row r of
+// P_m, e_r at the start (P_m^T = H_{a+kTile-1} ... H_a, so its columns are P_m's rows):
+//   for s = a .. a + kTile - 1:  x <- x - beta_s w_s (w_s . x) on every lane;  lane s - a = k_s.
+// Block 0's first step (key 0, no query's state ever steps there) is left out.
+
+// x <- x - beta (w . x) w on the lanes [l0, l0 + NV kVec) of a sweep (rows of nl lanes).
+template <int NV>
+inline void reflect_lanes(const Real* __restrict w, Real beta, int64_t d, int64_t nl, int64_t l0, Real* __restrict x) {
+  VReal u[NV] = {}, u2[NV] = {};  // two chains of sums (even and odd c): a step is latency-bound
+  int64_t c = 0;
+  for (; c + 1 < d; c += 2)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      u[v] += w[c] * load_vec(x + c * nl + l0 + v * kVec);
+      u2[v] += w[c + 1] * load_vec(x + (c + 1) * nl + l0 + v * kVec);
+    }
+  if (c < d)
+    for (int v = 0; v < NV; ++v) u[v] += w[c] * load_vec(x + c * nl + l0 + v * kVec);
+  for (int v = 0; v < NV; ++v) u[v] = beta * (u[v] + u2[v]);
+  for (c = 0; c < d; ++c)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      Real* at = x + c * nl + l0 + v * kVec;
+      store_vec(at, load_vec(at) - u[v] * w[c]);
+    }
+}
+
+// The lanes a sweep's step s - a = ss changes: the keys before it, [0, ss) rounded out to
+// whole vectors (the lanes past ss are zero and stay so), and the map's rows.
+template <class F>
+inline void sweep_lanes(int64_t ss, int64_t nl, F&& f) {
+  each_lane_group(0, round_up(ss, kVec), f);
+  each_lane_group(kTile, nl, f);
+}
+
+// Block m's sweep into x (dm, nl); given snaps, x before each step ss into snaps + ss dm nl.
+ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block(const PathPair& p, int64_t m, int64_t dm, int64_t nl,
+                                                          Real* x, Real* snaps) {
+  const int64_t a = m * kTile;
+  std::fill(x, x + dm * nl, Real(0));
+  for (int64_t r = 0; r < p.d; ++r) x[r * nl + kTile + r] = 1;
+  for (int64_t ss = 0; ss < kTile; ++ss) {
+    const int64_t s = a + ss;
+    if (snaps) std::copy(x, x + dm * nl, snaps + ss * dm * nl);
+    if (s > 0) {
+      const Real* w = p.w + s * p.ld;
+      const Real beta = p.beta[s * p.H];
+      sweep_lanes(ss, nl, [&](auto nv, int64_t l0) { reflect_lanes<nv()>(w, beta, p.d, nl, l0, x); });
+    }
+    for (int64_t c = 0; c < p.d; ++c) x[c * nl + ss] = p.k[s * p.ld + c];
+  }
+}
+
+// u = w . x and t = w . g on the lanes [l0, l0 + NV kVec), their sums in registers.
+template <int NV>
+inline void sweep_dots(const Real* __restrict w, int64_t d, int64_t nl, int64_t l0, const Real* __restrict x,
+                       const Real* __restrict g, Real* __restrict u, Real* __restrict t) {
+  VReal uu[NV] = {}, tt[NV] = {};
+  for (int64_t c = 0; c < d; ++c)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      uu[v] += w[c] * load_vec(x + c * nl + l0 + v * kVec);
+      tt[v] += w[c] * load_vec(g + c * nl + l0 + v * kVec);
+    }
+  for (int v = 0; v < NV; ++v) store_vec(u + l0 + v * kVec, uu[v]), store_vec(t + l0 + v * kVec, tt[v]);
+}
+
+// The sweep's backward: dx (dm, nl), the gradient of its result, taken back through the steps
+// to dk, dw and dbeta (added to theirs, rows from the pair's row 0). With x a lane before step
+// s, u = w_s . x and t = w_s . g (g the lane's gradient after the step):
+//   dbeta_s -= sum u t,   dw_s -= beta_s sum (t x + u g),   g <- g - beta_s t w_s,
+// the sums over the lanes in vector accumulators (vector_sum's association).
+ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block_backward(const PathPair& p, int64_t m, int64_t dm,
+                                                                   int64_t nl, Real* snaps, Real* dx, Real* uv,
+                                                                   Real* dk, Real* dw, Real* db) {
+  const int64_t a = m * kTile;
+  sweep_block(p, m, dm, nl, snaps + kTile * dm * nl, snaps);  // the result itself is not needed
+  Real* __restrict u = uv;
+  Real* __restrict t = uv + nl;
+  for (int64_t ss = kTile - 1; ss >= 0; --ss) {
+    const int64_t s = a + ss;
+    for (int64_t c = 0; c < p.d; ++c) dk[s * p.d + c] += dx[c * nl + ss], dx[c * nl + ss] = 0;
+    if (s == 0) continue;
+    const Real* __restrict w = p.w + s * p.ld;
+    const Real beta = p.beta[s * p.H];
+    const Real* __restrict x = snaps + ss * dm * nl;
+    const int64_t ke = round_up(ss, kVec);
+    auto each_vector = [&](auto&& f) {
+      for (int64_t l = 0; l < ke; l += kVec) f(l);
+      for (int64_t l = kTile; l < nl; l += kVec) f(l);
+    };
+    sweep_lanes(ss, nl, [&](auto nv, int64_t l0) { sweep_dots<nv()>(w, p.d, nl, l0, x, dx, u, t); });
+    VReal sb{};
+    each_vector([&](int64_t l) { sb += load_vec(u + l) * load_vec(t + l); });
+    db[s] -= vector_sum(sb);
+    for (int64_t c = 0; c < p.d; ++c) {
+      VReal sw{};
+      const Real wc = w[c];
+      each_vector([&](int64_t l) {
+        const VReal tl = load_vec(t + l), gl = load_vec(dx + c * nl + l);
+        sw += tl * load_vec(x + c * nl + l) + load_vec(u + l) * gl;
+        store_vec(dx + c * nl + l, gl - (beta * tl) * wc);
+      });
+      dw[s * p.d + c] -= beta * vector_sum(sw);
+    }
+  }
+}
+
+// The older rows of a tile's z^T (keys [0, r0)): s z where the lane sees the key, -inf
+// elsewhere (the lanes of padding rows and past nq).
+ORDO_WIDE_LOOPS void scale_older(const QueryTile& tl, Real scale, Real* __restrict zt) {
+  for (int64_t jj = 0; jj < tl.r0; ++jj)
+    for (int64_t i = 0; i < tl.nqp; ++i) {
+      const bool sees = (jj >= tl.lo[i]) & (jj < tl.hi[i]);
+      zt[jj * kTile + i] = sees ? scale * zt[jj * kTile + i] : -INFINITY;
+    }
+}
+
+// The tile's logits of the keys below its own block, the farther blocks in turn from the
+// state rt that its own block's walk left; given checkpoints, the state entering each block
+// (block m's in checkpoints + m d kTile).
+void older_logits(const PathPlan& p, const QueryTile& tl, PathBuffers& bf, Real* checkpoints) {
+  Real *s = bf.rt, *next = bf.rt2;
+  for (int64_t m = tl.r0 / kTile - 1; m >= 0; --m) {
+    const Real* x = bf.sweep(m);
+    if (checkpoints) std::copy(s, s + p.d * kTile, checkpoints + m * p.d * kTile);
+    tile_product(false, kTile, tl.nqp, p.d, x, 1, bf.nl, s, kTile, bf.zt + m * kTile * kTile, kTile);
+    if (m > 0) {
+      tile_product(false, bf.dm, tl.nqp, p.d, x + kTile, 1, bf.nl, s, kTile, next, kTile);
+      std::swap(s, next);
+    }
+  }
+  scale_older(tl, p.scale, bf.zt);
+}
+
+// Their backward: the adjoint carried up from the farthest block (into the returned buffer,
+// bf.adj or bf.adj2), the sums of the blocks' dKt and dP_m.
+Real* older_adjoint(const PathPlan& p, const QueryTile& tl, PathBuffers& bf) {
+  Real *g = bf.adj, *next = bf.adj2;
+  std::fill(g, g + bf.dm * kTile, Real(0));
+  for (int64_t m = 0; m < tl.r0 / kTile; ++m) {
+    const Real* x = bf.sweep(m);
+    const Real* s = bf.checkpoints + m * p.d * kTile;
+    const Real* dz = bf.gt + m * kTile * kTile;
+    // S^T (lanes, dp; row stride ls): the 8 x 8 register transposes where d <= kTile
+    const int64_t ls = p.d <= kTile ? kTile : bf.dp;
+    if (p.d <= kTile) {
+      copy_transposed(s, p.d, tl.nqp, kTile, bf.st, bf.dp);
+    } else {
+      for (int64_t i = 0; i < tl.nqp; ++i) {
+        for (int64_t c = 0; c < p.d; ++c) bf.st[i * ls + c] = s[c * kTile + i];
+        for (int64_t c = p.d; c < bf.dp; ++c) bf.st[i * ls + c] = 0;
+      }
+    }
+    tile_product(true, kTile, bf.dp, tl.nqp, dz, kTile, 1, bf.st, ls, bf.dkt + m * kTile * bf.dp, bf.dp);
+    tile_product(false, bf.dm, tl.nqp, kTile, x, bf.nl, 1, dz, kTile, next, kTile);
+    if (m > 0) {
+      tile_product(true, bf.dm, bf.dp, tl.nqp, g, kTile, 1, bf.st, ls, bf.dmap + m * bf.dm * bf.dp, bf.dp);
+      tile_product(true, bf.dm, tl.nqp, p.d, x + kTile, bf.nl, 1, g, kTile, next, kTile);
+    }
+    std::swap(g, next);
+  }
+  return g;
+}
+
+// The blocks below the last tile with queries that see keys (no window): their count.
+int64_t older_blocks(const PathPlan& p, int64_t b) {
+  if (p.mask.window > 0) return 0;
+  const int64_t n = std::min<int64_t>(p.rows(b), p.key_lengths[b]);
+  return n > 0 ? (n - 1) / kTile : 0;
+}
+
 Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan& p) {
   Tensor O = Tensor::zeros(t.value(q).shape());
   {
@@ -306,9 +521,13 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
       const PathPair x{kd + o, wd + o, bd + p.beta_offset(b, h), p.ld, p.H, p.d};
       PathBuffers bf(p, false);
       copy_padded(vd + o, p.rows(b), p.d, p.ld, Real(1), bf.v, bf.Lk, bf.dp);
+      const int64_t nb = older_blocks(p, b);
+      for (int64_t m = 0; m < nb; ++m) sweep_block(x, m, bf.dm, bf.nl, bf.sweep(m), nullptr);
       for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
         const QueryTile tl(p, b, r0);
-        walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, nullptr, nullptr);
+        const int64_t own = nb > 0 && tl.nk > 0 ? r0 : 0;  // the keys below go by blocks
+        walk_tile(p, x, tl, own, qd + o, bf.rt, bf.zt, nullptr, nullptr);
+        if (own > 0) older_logits(p, tl, bf, nullptr);
         softmax_lanes(tl, bf.zt);
         product_over_keys(tl, bf.zt, bf.v + tl.klo * bf.dp, bf.dp, bf.out);
         for (int64_t i = 0; i < tl.nq; ++i)
@@ -334,10 +553,15 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
       std::fill(bf.dk, bf.dk + bf.Lk * p.d, Real(0));
       std::fill(bf.dw, bf.dw + bf.Lk * p.d, Real(0));
       std::fill(bf.db, bf.db + bf.Lk, Real(0));
-      const int64_t lanes = p.d * kTile;
+      const int64_t lanes = p.d * kTile, nb = older_blocks(p, b);
+      for (int64_t m = 0; m < nb; ++m) sweep_block(x, m, bf.dm, bf.nl, bf.sweep(m), nullptr);
+      std::fill(bf.dkt, bf.dkt + nb * kTile * bf.dp, Real(0));
+      std::fill(bf.dmap, bf.dmap + nb * bf.dm * bf.dp, Real(0));
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
         const QueryTile tl(p, b, r0);
-        walk_tile(p, x, tl, qd + o, bf.rt, bf.zt, bf.checkpoints, bf.states);
+        const int64_t own = nb > 0 && tl.nk > 0 ? r0 : 0;  // the keys below go by blocks
+        walk_tile(p, x, tl, own, qd + o, bf.rt, bf.zt, own > 0 ? nullptr : bf.checkpoints, bf.states);
+        if (own > 0) older_logits(p, tl, bf, bf.checkpoints);
         softmax_lanes(tl, bf.zt);
         // g^T = V dO^T, then dz^T; dv_j += sum_t P_tj dO_t.
         const Real* dout = dod + o + r0 * p.ld;
@@ -346,24 +570,42 @@ Var path_with_plan(Tape& t, Var q, Var k, Var v, Var w, Var beta, const PathPlan
         logit_grads(tl, p.scale, bf.zt, bf.gt);
         copy_padded(dout, tl.nq, p.d, p.ld, Real(1), bf.dos, tl.nqp, bf.dp);
         tile_product(true, tl.mk, bf.dp, tl.nq, bf.zt, kTile, 1, bf.dos, bf.dp, bf.dv + tl.klo * bf.dp, bf.dp);
-        // The adjoint walk, a block of keys at a time: its states from the block's checkpoint
-        // (walked down from its top key), then the adjoint up through them.
-        std::fill(bf.adj, bf.adj + lanes, Real(0));
-        for (int64_t m = 0; m < tl.blocks(); ++m) {
-          const int64_t first = m * kTile, last = std::min(tl.nk, first + kTile);  // jj in [first, last)
-          auto state = [&](int64_t jj) { return bf.states + (jj - first) * lanes; };  // key klo + jj's
-          if (m > 0) {  // the first block's states are walk_tile's
-            std::copy(bf.checkpoints + m * lanes, bf.checkpoints + (m + 1) * lanes, state(last - 1));
-            for (int64_t jj = last - 1; jj > first; --jj)
-              walk_key<false>(x, tl, p.scale, tl.klo + jj, state(jj), state(jj - 1), nullptr);
-          }
-          for (int64_t jj = first; jj < last; ++jj) {
-            const int64_t j = tl.klo + jj;
-            adjoint_key(x, tl, j, state(jj), bf.gt + jj * kTile, bf.adj, bf.dk + j * p.d, bf.dw + j * p.d, bf.db + j);
+        // The adjoint: the blocks below the tile's own by their maps, then its own block's
+        // keys one at a time from the states its walk kept.
+        Real* adj = bf.adj;
+        if (own > 0) {
+          adj = older_adjoint(p, tl, bf);
+          for (int64_t j = own; j < tl.nk; ++j)
+            adjoint_key(x, tl, j, bf.states + (j - own) * lanes, bf.gt + j * kTile, adj, bf.dk + j * p.d,
+                        bf.dw + j * p.d, bf.db + j);
+        } else {  // the adjoint walk, a block of keys at a time: its states from the block's
+                  // checkpoint (walked down from its top key), then the adjoint up through them
+          std::fill(bf.adj, bf.adj + lanes, Real(0));
+          for (int64_t m = 0; m < tl.blocks(); ++m) {
+            const int64_t first = m * kTile, last = std::min(tl.nk, first + kTile);  // jj in [first, last)
+            auto state = [&](int64_t jj) { return bf.states + (jj - first) * lanes; };  // key klo + jj's
+            if (m > 0) {  // the first block's states are walk_tile's
+              std::copy(bf.checkpoints + m * lanes, bf.checkpoints + (m + 1) * lanes, state(last - 1));
+              for (int64_t jj = last - 1; jj > first; --jj)
+                walk_key<false>(x, tl, p.scale, tl.klo + jj, state(jj), state(jj - 1), nullptr);
+            }
+            for (int64_t jj = first; jj < last; ++jj) {
+              const int64_t j = tl.klo + jj;
+              adjoint_key(x, tl, j, state(jj), bf.gt + jj * kTile, bf.adj, bf.dk + j * p.d, bf.dw + j * p.d,
+                          bf.db + j);
+            }
           }
         }
         for (int64_t i = 0; i < tl.nq; ++i)
-          for (int64_t c = 0; c < p.d; ++c) g[0].data()[o + (r0 + i) * p.ld + c] = bf.adj[c * kTile + i];
+          for (int64_t c = 0; c < p.d; ++c) g[0].data()[o + (r0 + i) * p.ld + c] = adj[c * kTile + i];
+      }
+      for (int64_t m = 0; m < nb; ++m) {  // the blocks' dKt and dP_m through their sweeps
+        for (int64_t c = 0; c < bf.dm; ++c) {
+          Real* row = bf.dsweep + c * bf.nl;
+          for (int64_t jj = 0; jj < kTile; ++jj) row[jj] = bf.dkt[(m * kTile + jj) * bf.dp + c];
+          for (int64_t r = 0; r < bf.dp; ++r) row[kTile + r] = r < bf.dm ? bf.dmap[(m * bf.dm + r) * bf.dp + c] : Real(0);
+        }
+        sweep_block_backward(x, m, bf.dm, bf.nl, bf.snaps, bf.dsweep, bf.uv, bf.dk, bf.dw, bf.db);
       }
       for (int64_t j = 0; j < rows; ++j) {
         std::copy(bf.dk + j * p.d, bf.dk + (j + 1) * p.d, g[1].data() + o + j * p.ld);
