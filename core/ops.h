@@ -149,7 +149,10 @@ Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triang
 // grids a, b and sign (one shape; num and den vectors, every index in range), in one pass
 // where gathers, a product and a quotient made four grid-sized tensors. The grids are kept
 // for the backward as they are (shared, not copied): not to be written until it has run.
-Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32& b, const Tensor& sign);
+// With lower_triangle (grids (R, C)) only the entries c <= r are computed and read (those a
+// causal scalar_mlp takes); the others are 0 and take no gradient.
+Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32& b, const Tensor& sign,
+                 bool lower_triangle = false);
 
 // Expands a relative (Toeplitz) bias rel (H, Lq + Lk - 1) into (H, Lq, Lk) with
 // out[h, t, u] = rel[h, (u - t) + Lq - 1]. The backward sums each diagonal.

@@ -98,7 +98,7 @@ class FireEncoding final : public PositionalEncoding {
     Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
     Var psi_reach = log1p(t, mul(t, c, reach));  // (L, 1)
     Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{g.distances.numel()}), reshape(t, psi_reach, Shape{L}),
-                         g.distance, g.reach, g.sign);  // (L, L), in [-1, 1]
+                         g.distance, g.reach, g.sign, causal_);  // (L, L), in [-1, 1]; causal: j <= i only
     // f, heads first (H, L, L): one op (core/ops.h scalar_mlp), causal: the keys j <= i only.
     Var f = scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight),
                        t.param(fc2_.bias), causal_);

@@ -606,3 +606,64 @@ TEST_CASE("scalar_mlp (FIRE's MLP) in float32: the composition's values, zeros a
         for (int64_t c = r + 1; c < C; ++c) REQUIRE(one.dx[r * C + c] == 0);
   }
 }
+
+TEST_CASE("lookup_ratio over several chunks: values and scatters as the definition reads, the lower triangle alone, "
+          "the same bits on 1 and 2 threads",
+          "[ops][fire]") {
+  // FIRE's grid at L = 200 (40,000 entries: three of the op's chunks of partial sums): entry
+  // (i, j) reads num[|i - j|] and den[i], its sign +1 below the diagonal and -1 above.
+  const int64_t L = 200, n = L * L;
+  TensorI32 a = TensorI32::empty(Shape{L, L}), b = TensorI32::empty(Shape{L, L});
+  Tensor sign = Tensor::empty(Shape{L, L});
+  for (int64_t i = 0; i < L; ++i)
+    for (int64_t j = 0; j < L; ++j) {
+      a[i * L + j] = static_cast<int32_t>(std::abs(i - j));
+      b[i * L + j] = static_cast<int32_t>(i);
+      sign[i * L + j] = j <= i ? Real(1) : Real(-1);
+    }
+  const Tensor num = random_tensor(Shape{L}, 311, 0, 2), den = random_tensor(Shape{L}, 312, 1, 3);
+  const Tensor dx = random_tensor(Shape{L, L}, 313);
+  for (bool lower : {false, true}) {
+    INFO("lower triangle " << lower);
+    struct Out { Tensor x, dnum, dden; };
+    auto run = [&] {
+      Parameter pn("num", num.clone()), pd("den", den.clone());
+      Tape t;
+      Var x = lookup_ratio(t, t.param(pn), t.param(pd), a, b, sign, lower);
+      Out o{t.value(x).clone(), {}, {}};
+      t.backward(sum(t, mul(t, x, t.input(dx))));
+      o.dnum = pn.grad, o.dden = pd.grad;
+      return o;
+    };
+    Out one, two;
+    with_threads(1, [&] { one = run(); });
+    with_threads(2, [&] { two = run(); });
+    REQUIRE(bit_equal(one.x, two.x));
+    REQUIRE(bit_equal(one.dnum, two.dnum));
+    REQUIRE(bit_equal(one.dden, two.dden));
+    std::vector<double> dnum(L, 0.0), dden(L, 0.0);
+    for (int64_t e = 0; e < n; ++e) {
+      if (lower && e % L > e / L) {  // above the diagonal: 0, no gradient
+        CHECK(one.x[e] == 0);
+        continue;
+      }
+      const double q = den[b[e]], x = double(sign[e]) * num[a[e]] / q;
+      CHECK(std::abs(one.x[e] - x) <= 1e-6 * std::max(1.0, std::abs(x)));
+      dnum[a[e]] += double(dx[e]) * sign[e] / q;
+      dden[b[e]] -= double(dx[e]) * x / q;
+    }
+    for (int64_t j = 0; j < L; ++j) {
+      INFO("entry " << j);
+      CHECK(std::abs(one.dnum[j] - dnum[j]) <= 1e-4 * std::max(1.0, std::abs(dnum[j])));
+      CHECK(std::abs(one.dden[j] - dden[j]) <= 1e-4 * std::max(1.0, std::abs(dden[j])));
+    }
+  }
+  // An index out of range, in the third chunk: the error names its entry and the read.
+  a[35000] = static_cast<int32_t>(L);
+  Tape t;
+  CHECK_THROWS_WITH(lookup_ratio(t, t.input(num), t.input(den), a, b, sign),
+                    Contains("lookup_ratio: entry 35000 reads num[200] of 200"));
+  CHECK_THROWS_WITH(lookup_ratio(t, t.input(num), t.input(den), TensorI32::empty(Shape{4}), TensorI32::empty(Shape{4}),
+                                 Tensor::empty(Shape{4}), true),
+                    Contains("a lower triangle needs grids (R, C), got (4)"));
+}

@@ -85,7 +85,7 @@ Var scalar_mlp_composed(Tape& t, const std::vector<Var>& v, bool lower_triangle)
 
 TEST_CASE("scalar_mlp (FIRE's MLP): gradients, and the composition of linear, relu, linear", "[posenc][gradcheck]") {
   for (bool lower : {false, true})
-    for (auto [R, C, K, H] : std::vector<std::array<int64_t, 4>>{{1, 1, 1, 1}, {4, 4, 3, 2}, {5, 3, 4, 3}, {3, 7, 2, 1}}) {
+    for (auto [R, C, K, H] : std::vector<std::array<int64_t, 4>>{{1, 1, 1, 1}, {4, 4, 3, 2}, {5, 3, 4, 3}, {3, 7, 2, 1}, {3, 5, 2, 5}}) {
       INFO("R " << R << " C " << C << " K " << K << " H " << H << " lower triangle " << lower);
       const uint64_t seed = static_cast<uint64_t>(60 + 10 * R + C + 3 * lower);
       const std::vector<Tensor> inputs = {uniform({R, C}, seed, 0, 1), uniform({1, K}, seed + 1, -2, 2),
