@@ -36,9 +36,9 @@
 //
 // Bits. The walked states, the logits, the softmax's sums and the products over keys are taken
 // in the reference's order (each dot product over c in order; sums over keys from the
-// farthest), so with a window they differ from the reference only through core/fastmath.h's
-// exp (float32; the float64 build keeps libm's and gives the reference's forward bits). By
-// blocks, the logits of the keys below a tile's own block are products with the carried keys,
+// farthest), so where the kernel walks (a tile's own block, and every key under a window)
+// they differ from the reference only through core/fastmath.h's exp (float32; the float64
+// build keeps libm's and gives the reference's forward bits there). By blocks, the logits of the keys below a tile's own block are products with the carried keys,
 // H_{a+63} ... H_{j+1} k_j . S where the walk takes k_j . H_{j+1} ... S: the same value in
 // another association, so the last bits differ there too. The backward's sums over the
 // queries of a tile (dk, dw, dbeta) are taken across lanes (a fixed association per width)
@@ -82,7 +82,7 @@ struct PathBuffers {
   Real *sweeps = nullptr;                            // the older blocks' sweeps (blocks, dm, nl)
   Real *dkt = nullptr, *dmap = nullptr;              // their gradients: keys (blocks, kTile, dp), maps (blocks, dm, dp)
   Real *snaps = nullptr, *dsweep = nullptr;          // one block's sweep before each step and after (kTile + 1, dm, nl); its gradient (dm, nl)
-  Real *st = nullptr, *uv = nullptr;                 // a state transposed (kTile lanes, dp); the backward sweep's dots (2 nl)
+  Real *st = nullptr, *uv = nullptr;                 // a state transposed (kTile lanes, dp; rows kTile apart if d <= kTile); the backward sweep's dots (2 nl)
 
   PathBuffers(const PathPlan& p, bool backward) {
     Lk = round_up(p.L, kVec) + kVec, dp = round_up(p.d, kVec), dm = round_up(p.d, kMR), nl = kTile + dp;
@@ -366,11 +366,17 @@ inline void reflect_lanes(const Real* __restrict w, Real beta, int64_t d, int64_
 }
 
 // The lanes a sweep's step s - a = ss changes: the keys before it, [0, ss) rounded out to
-// whole vectors (the lanes past ss are zero and stay so), and the map's rows.
+// whole vectors (the lanes past ss are zero and stay so), and the map's rows. f(group, l0)
+// on groups of vectors (each_lane_group), or g(l) on each vector.
 template <class F>
 inline void sweep_lanes(int64_t ss, int64_t nl, F&& f) {
   each_lane_group(0, round_up(ss, kVec), f);
   each_lane_group(kTile, nl, f);
+}
+template <class G>
+inline void sweep_vectors(int64_t ss, int64_t nl, G&& g) {
+  for (int64_t l = 0; l < round_up(ss, kVec); l += kVec) g(l);
+  for (int64_t l = kTile; l < nl; l += kVec) g(l);
 }
 
 // Block m's sweep into x (dm, nl); given snaps, x before each step ss into snaps + ss dm nl.
@@ -424,19 +430,14 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block_backward(const PathPa
     const Real* __restrict w = p.w + s * p.ld;
     const Real beta = p.beta[s * p.H];
     const Real* __restrict x = snaps + ss * dm * nl;
-    const int64_t ke = round_up(ss, kVec);
-    auto each_vector = [&](auto&& f) {
-      for (int64_t l = 0; l < ke; l += kVec) f(l);
-      for (int64_t l = kTile; l < nl; l += kVec) f(l);
-    };
     sweep_lanes(ss, nl, [&](auto nv, int64_t l0) { sweep_dots<nv()>(w, p.d, nl, l0, x, dx, u, t); });
     VReal sb{};
-    each_vector([&](int64_t l) { sb += load_vec(u + l) * load_vec(t + l); });
+    sweep_vectors(ss, nl, [&](int64_t l) { sb += load_vec(u + l) * load_vec(t + l); });
     db[s] -= vector_sum(sb);
     for (int64_t c = 0; c < p.d; ++c) {
       VReal sw{};
       const Real wc = w[c];
-      each_vector([&](int64_t l) {
+      sweep_vectors(ss, nl, [&](int64_t l) {
         const VReal tl = load_vec(t + l), gl = load_vec(dx + c * nl + l);
         sw += tl * load_vec(x + c * nl + l) + load_vec(u + l) * gl;
         store_vec(dx + c * nl + l, gl - (beta * tl) * wc);
@@ -461,6 +462,9 @@ ORDO_WIDE_LOOPS void scale_older(const QueryTile& tl, Real scale, Real* __restri
 // (block m's in checkpoints + m d kTile).
 void older_logits(const PathPlan& p, const QueryTile& tl, PathBuffers& bf, Real* checkpoints) {
   Real *s = bf.rt, *next = bf.rt2;
+  for (int64_t i = 0; i < tl.nqp; ++i)  // lanes without keys (padding rows) carry zeros, not their q
+    if (tl.lo[i] >= tl.hi[i])
+      for (int64_t c = 0; c < p.d; ++c) s[c * kTile + i] = 0;
   for (int64_t m = tl.r0 / kTile - 1; m >= 0; --m) {
     const Real* x = bf.sweep(m);
     if (checkpoints) std::copy(s, s + p.d * kTile, checkpoints + m * p.d * kTile);

@@ -43,7 +43,7 @@
 // (the backward multiplies by 1 / den, one reciprocal per entry of den). The entries run in
 // chunks of a fixed size on the threads; the scatters of each chunk go to its own partial
 // sums (entry order), added chunk after chunk (one thread took all 12.7 ms of them, forward
-// and backward, at FIRE's L = 1024).
+// and backward, at FIRE's L = 1024); the chunks go to the threads first and last alternately.
 //
 // The kernels write each output element from exactly one loop iteration in a fixed
 // order, so results are bit-identical for any thread count.
@@ -341,7 +341,8 @@ struct MlpWeights {
 };
 
 template <int kH>
-void scalar_mlp_row(const MlpWeights& p, const Real* __restrict xr, int64_t n, Real* __restrict yr, int64_t head_stride) {
+void scalar_mlp_row(const MlpWeights& p, const Real* __restrict xr, int64_t n, Real* __restrict yr,
+                    int64_t head_stride) {
   const int64_t H = kH > 0 ? kH : p.H;
   VReal fixed[kH > 0 ? kH : 1];
   std::vector<VReal> dynamic(kH > 0 ? 0 : static_cast<size_t>(H));
@@ -362,8 +363,8 @@ void scalar_mlp_row(const MlpWeights& p, const Real* __restrict xr, int64_t n, R
 // One row's backward: dx into dxr (if given) and the weights' gradients summed per lane into
 // lanes (dw1 K, db1 K, dw2 K H, db2 H vectors; if given).
 template <int kH>
-void scalar_mlp_row_backward(const MlpWeights& p, const Real* __restrict xr, const Real* __restrict dyr,
-                             int64_t head_stride, int64_t n, Real* __restrict dxr, VReal* __restrict lanes) {
+void scalar_mlp_row_backward(const MlpWeights& p, const Real* __restrict xr, int64_t n, const Real* __restrict dyr,
+                             int64_t head_stride, Real* __restrict dxr, VReal* __restrict lanes) {
   const int64_t H = kH > 0 ? kH : p.H, K = p.K;
   VReal fixed[kH > 0 ? kH : 1];
   std::vector<VReal> dynamic(kH > 0 ? 0 : static_cast<size_t>(H));
@@ -453,7 +454,7 @@ Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triang
         Real* dxr = want_x ? dX.data() + r * C : nullptr;
         if (dxr) std::fill(dxr + n, dxr + C, Real(0));  // entries past the triangle get no gradient
         std::vector<VReal> lanes(want_w ? static_cast<size_t>(P) : 0, VReal{});
-        scalar_mlp_row_backward<kH()>(mw, xd + r * C, dy + r * C, R * C, n, dxr, want_w ? lanes.data() : nullptr);
+        scalar_mlp_row_backward<kH()>(mw, xd + r * C, n, dy + r * C, R * C, dxr, want_w ? lanes.data() : nullptr);
         if (want_w)
           for (int64_t j = 0; j < P; ++j) {
             Real sum = 0;
@@ -480,9 +481,17 @@ Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triang
   }, {x, w1, b1, w2, b2});
 }
 
-// lookup_ratio's entries per partial sum of its scatters: fixed, so that the sums' order, and
-// with it the bits, do not depend on the thread count.
-constexpr int64_t kRatioChunk = int64_t{1} << 14;
+namespace {
+
+// lookup_ratio's entries per partial sum of its scatters: 16,384, or more for grids past 64
+// such chunks (the partial sums, (nn + nd) values a chunk, stay O(L) rows); a function of the
+// grid's size only, so that the sums' order, and with it the bits, do not depend on the thread
+// count.
+int64_t ratio_chunk(int64_t n) { return std::max(int64_t{1} << 14, (n + 63) / 64); }
+// The chunk a loop iteration takes: first and last alternately, so that with a lower
+// triangle (few entries in the first rows, many in the last) each thread's contiguous share
+// of iterations holds about as many entries.
+int64_t ratio_chunk_order(int64_t i, int64_t chunks) { return i % 2 ? chunks - 1 - i / 2 : i / 2; }
 
 // f(e0, e1) for each run of computed entries in [begin, end): all of them, or with a lower
 // triangle those of row r (C entries a row) at columns c <= r.
@@ -497,6 +506,8 @@ void each_computed_run(int64_t begin, int64_t end, int64_t C, bool lower_triangl
   }
 }
 
+}  // namespace
+
 Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32& b, const Tensor& sign,
                  bool lower_triangle) {
   const Tensor &N = t.value(num), &D = t.value(den);
@@ -508,15 +519,16 @@ Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32&
   const int64_t n = a.numel(), nn = N.numel(), nd = D.numel(), C = lower_triangle ? a.dim(1) : n;
   const int32_t *ad = a.data(), *bd = b.data();
   Tensor X = lower_triangle ? Tensor::zeros(a.shape()) : Tensor::empty(a.shape());
-  const int64_t chunks = (n + kRatioChunk - 1) / kRatioChunk;
-  auto chunk_runs = [n, C, lower_triangle](int64_t c, auto&& f) {
-    each_computed_run(c * kRatioChunk, std::min(n, (c + 1) * kRatioChunk), C, lower_triangle, f);
+  const int64_t chunk = ratio_chunk(n), chunks = (n + chunk - 1) / chunk;
+  auto chunk_runs = [n, C, lower_triangle, chunk](int64_t c, auto&& f) {
+    each_computed_run(c * chunk, std::min(n, (c + 1) * chunk), C, lower_triangle, f);
   };
   {
     const Real *num_d = N.data(), *den_d = D.data(), *sd = sign.data();
     Real* xd = X.data();
     std::vector<char> in_range(static_cast<size_t>(chunks));
-    parallel_for(chunks, 4 * kRatioChunk, [&](int64_t c) {
+    parallel_for(chunks, 4 * chunk, [&](int64_t i) {
+      const int64_t c = ratio_chunk_order(i, chunks);
       bool ok = true;
       chunk_runs(c, [&](int64_t e0, int64_t e1) {
         for (int64_t e = e0; e < e1; ++e) ok &= ad[e] >= 0 && ad[e] < nn && bd[e] >= 0 && bd[e] < nd;
@@ -536,7 +548,7 @@ Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32&
         });
   }
   // The backward keeps the grids as they are (shared, not copied: core/ops.h says so).
-  return t.push("lookup_ratio", X, [num, den, a, b, sign, chunks, X, chunk_runs](Tape& t, const Tensor& dx) {
+  return t.push("lookup_ratio", X, [num, den, a, b, sign, chunk, chunks, X, chunk_runs](Tape& t, const Tensor& dx) {
     const bool want_num = t.needs_grad(num), want_den = t.needs_grad(den);
     if (!want_num && !want_den) return;
     const Real *dd = t.value(den).data(), *sd = sign.data(), *xd = X.data(), *g = dx.data();
@@ -546,7 +558,8 @@ Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32&
     for (int64_t j = 0; j < nd; ++j) inv[j] = Real(1) / dd[j];
     // Each chunk's sums in its own partial row (entry order), the rows then added in order.
     std::vector<Real> part(static_cast<size_t>(chunks * (nn + nd)), Real(0));
-    parallel_for(chunks, 6 * kRatioChunk, [&](int64_t c) {
+    parallel_for(chunks, 6 * chunk, [&](int64_t i) {
+      const int64_t c = ratio_chunk_order(i, chunks);
       Real *pn = part.data() + c * (nn + nd), *pd = pn + nn;
       chunk_runs(c, [&](int64_t e0, int64_t e1) {
         for (int64_t e = e0; e < e1; ++e) {

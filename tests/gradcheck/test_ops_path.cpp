@@ -57,10 +57,10 @@ TEST_CASE("PaTH attention gradients", "[ops][path]") {
 }
 
 TEST_CASE("PaTH: the fast kernel equals the reference kernel in float64", "[ops][path]") {
-  // Past one tile of queries and one block of keys (L > 64; the backward's key blocks start
-  // from checkpoints), a window past a block and a head width past a vector. float64 keeps
-  // libm's exp: the forward takes the reference's order, the backward's sums over queries
-  // are taken across lanes.
+  // Past one tile of queries and one block of keys (L > 64; without a window the keys below
+  // a tile's own block go by blocks, with a window the backward's key blocks start from
+  // checkpoints), a window past a block and a head width past a vector. float64 keeps libm's
+  // exp; the blocks' products and the backward's sums across lanes take another order.
   const int64_t B = 2, L = 150, H = 2, d = 9;
   const Shape s{B, L, H, d};
   const std::vector<int32_t> lengths{150, 83};
@@ -95,41 +95,44 @@ TEST_CASE("PaTH: the blocks below a tile, by their maps, equal the reference's w
   // (the transformed keys and the block's map, core/ops/path_attention.cpp): three such
   // blocks under the last tile of a 200-row sequence, two under one of 129 rows whose last
   // tile holds one query; the same sequences packed.
-  const int64_t B = 2, L = 200, H = 2, d = 9;
-  const Shape s{B, L, H, d};
+  const int64_t B = 2, L = 200, H = 2;
   const std::vector<int32_t> lengths{200, 129};
-  const Tensor R = random_tensor(s, 70);
-  std::vector<Tensor> got[3];
-  for (int form = 0; form < 3; ++form) {  // reference, fast padded, fast packed
-    std::vector<Parameter> p{{"q", random_tensor(s, 71)},
-                             {"k", random_tensor(s, 72)},
-                             {"v", random_tensor(s, 73)},
-                             {"w", unit_rows(s, 74)},
-                             {"beta", random_tensor(Shape{B, L, H}, 75, 0.2, 1.8)}};
-    for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
-    Tape t;
-    Var in[5];
-    for (int i = 0; i < 5; ++i) in[i] = t.param(p[size_t(i)]);
-    Var out;
-    if (form == 2) {
-      auto pack = [&](Var x) { return pack_rows(t, x, lengths); };
-      out = unpack_rows(t,
-                        path_attention_packed(t, pack(in[0]), pack(in[1]), pack(in[2]), pack(in[3]), pack(in[4]),
-                                              lengths, L, AttentionMask(true), Real(0.4)),
-                        lengths, L);
-    } else {
-      out = (form == 0 ? path_attention_reference : path_attention)(t, in[0], in[1], in[2], in[3], in[4], lengths,
-                                                                    AttentionMask(true), Real(0.4));
+  for (int64_t d : {9, 72}) {  // 72: wider than a tile (the transposed states' other layout)
+    const Shape s{B, L, H, d};
+    const Tensor R = random_tensor(s, 70);
+    std::vector<Tensor> got[3];
+    for (int form = 0; form < 3; ++form) {  // reference, fast padded, fast packed
+      std::vector<Parameter> p{{"q", random_tensor(s, 71)},
+                               {"k", random_tensor(s, 72)},
+                               {"v", random_tensor(s, 73)},
+                               {"w", unit_rows(s, 74)},
+                               {"beta", random_tensor(Shape{B, L, H}, 75, 0.2, 1.8)}};
+      for (Parameter& x : p) x.grad = Tensor::zeros(x.value.shape());
+      Tape t;
+      Var in[5];
+      for (int i = 0; i < 5; ++i) in[i] = t.param(p[size_t(i)]);
+      Var out;
+      if (form == 2) {
+        auto pack = [&](Var x) { return pack_rows(t, x, lengths); };
+        out = unpack_rows(t,
+                          path_attention_packed(t, pack(in[0]), pack(in[1]), pack(in[2]), pack(in[3]), pack(in[4]),
+                                                lengths, L, AttentionMask(true), Real(0.4)),
+                          lengths, L);
+      } else {
+        out = (form == 0 ? path_attention_reference : path_attention)(t, in[0], in[1], in[2], in[3], in[4], lengths,
+                                                                      AttentionMask(true), Real(0.4));
+      }
+      got[form].push_back(t.value(out).clone());
+      t.backward(sum(t, mul(t, out, t.input(R))));
+      for (Parameter& x : p) got[form].push_back(x.grad);
     }
-    got[form].push_back(t.value(out).clone());
-    t.backward(sum(t, mul(t, out, t.input(R))));
-    for (Parameter& x : p) got[form].push_back(x.grad);
+    for (int form = 1; form < 3; ++form)
+      for (size_t i = 0; i < got[0].size(); ++i) {
+        INFO("d " << d << ", " << (form == 1 ? "padded" : "packed") << " tensor " << i
+                  << " (out, dq, dk, dv, dw, dbeta)");
+        CHECK(max_abs_diff(got[form][i], got[0][i]) <= 1e-12);
+      }
   }
-  for (int form = 1; form < 3; ++form)
-    for (size_t i = 0; i < got[0].size(); ++i) {
-      INFO((form == 1 ? "padded" : "packed") << " tensor " << i << " (out, dq, dk, dv, dw, dbeta)");
-      CHECK(max_abs_diff(got[form][i], got[0][i]) <= 1e-12);
-    }
 }
 
 TEST_CASE("PaTH reflections: gradients, and the op equals the composition in float64", "[ops][path]") {

@@ -118,7 +118,8 @@ TEST_CASE("path: the kernel computes q_i^T H_i ... H_{j+1} k_j attention as defi
 TEST_CASE("path: the fast kernel agrees with the reference kernel forward and backward", "[layers][path]") {
   // Several tiles of queries and blocks of keys (L > 64), head widths below, at and past a
   // vector (4, 16, 20), key padding and a window. The two differ in the last bits only
-  // (docs/spec.md §2.20: core/fastmath.h's exp, the backward's sums across lanes).
+  // (docs/spec.md §2.20: core/fastmath.h's exp, the keys below a tile's own block by blocks,
+  // the backward's sums across lanes).
   for (const auto& [L, d] : {std::pair<int64_t, int64_t>{150, 4}, {70, 16}, {131, 20}}) {
     const int64_t B = 2, H = 2;
     const Shape s{B, L, H, d};
