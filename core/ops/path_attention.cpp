@@ -251,16 +251,18 @@ ORDO_WIDE_LOOPS void logit_grads(const QueryTile& tl, Real scale, const Real* __
       gt[jj * kTile + i] = scale * pt[jj * kTile + i] * (gt[jj * kTile + i] - mean[i]);
 }
 
-// Lanes [i0, i0 + NV kVec) of a = w_j . r and c = w_j . g (over e in order), in registers.
+// Lanes [i0, i0 + NV kVec) of a = w . r and c = w . g (over e in order, rows of r and g
+// `stride` apart), in registers: the adjoint walk's dots (stride kTile) and a sweep's (stride nl).
 template <int NV>
-inline void adjoint_dots(const Real* __restrict wj, int64_t d, int64_t i0, const Real* __restrict r,
-                         const Real* __restrict g, Real* __restrict a, Real* __restrict c) {
+inline void adjoint_dots(const Real* __restrict w, int64_t d, int64_t stride, int64_t i0,
+                         const Real* __restrict r, const Real* __restrict g, Real* __restrict a,
+                         Real* __restrict c) {
   VReal av[NV] = {}, cv[NV] = {};
   for (int64_t e = 0; e < d; ++e)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
-      av[v] += wj[e] * load_vec(r + e * kTile + i0 + v * kVec);
-      cv[v] += wj[e] * load_vec(g + e * kTile + i0 + v * kVec);
+      av[v] += w[e] * load_vec(r + e * stride + i0 + v * kVec);
+      cv[v] += w[e] * load_vec(g + e * stride + i0 + v * kVec);
     }
   for (int v = 0; v < NV; ++v) store_vec(a + i0 + v * kVec, av[v]), store_vec(c + i0 + v * kVec, cv[v]);
 }
@@ -296,7 +298,7 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void adjoint_key(const PathPair& x, co
   const int32_t jj = static_cast<int32_t>(j);
   Real a[kTile], c[kTile], alpha[kTile], gamma[kTile];
   const auto [begin, end] = lanes_seeing(tl, j);  // the rest neither move nor have a dz
-  each_lane_group(begin, end, [&](auto nv, int64_t i0) { adjoint_dots<nv()>(wj, x.d, i0, r, g, a, c); });
+  each_lane_group(begin, end, [&](auto nv, int64_t i0) { adjoint_dots<nv()>(wj, x.d, kTile, i0, r, g, a, c); });
   for (int64_t i = begin; i < end; ++i) {
     const Real m = (jj >= tl.lo[i]) & (jj < tl.hi[i]) & (jj > tl.lo[i]) ? Real(1) : Real(0);
     a[i] *= m, alpha[i] = bj * a[i], gamma[i] = m * (bj * c[i]);
@@ -397,20 +399,6 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block(const PathPair& p, in
   }
 }
 
-// u = w . x and t = w . g on the lanes [l0, l0 + NV kVec), their sums in registers.
-template <int NV>
-inline void sweep_dots(const Real* __restrict w, int64_t d, int64_t nl, int64_t l0, const Real* __restrict x,
-                       const Real* __restrict g, Real* __restrict u, Real* __restrict t) {
-  VReal uu[NV] = {}, tt[NV] = {};
-  for (int64_t c = 0; c < d; ++c)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      uu[v] += w[c] * load_vec(x + c * nl + l0 + v * kVec);
-      tt[v] += w[c] * load_vec(g + c * nl + l0 + v * kVec);
-    }
-  for (int v = 0; v < NV; ++v) store_vec(u + l0 + v * kVec, uu[v]), store_vec(t + l0 + v * kVec, tt[v]);
-}
-
 // The sweep's backward: dx (dm, nl), the gradient of its result, taken back through the steps
 // to dk, dw and dbeta (added to theirs, rows from the pair's row 0). With x a lane before step
 // s, u = w_s . x and t = w_s . g (g the lane's gradient after the step):
@@ -430,7 +418,7 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block_backward(const PathPa
     const Real* __restrict w = p.w + s * p.ld;
     const Real beta = p.beta[s * p.H];
     const Real* __restrict x = snaps + ss * dm * nl;
-    sweep_lanes(ss, nl, [&](auto nv, int64_t l0) { sweep_dots<nv()>(w, p.d, nl, l0, x, dx, u, t); });
+    sweep_lanes(ss, nl, [&](auto nv, int64_t l0) { adjoint_dots<nv()>(w, p.d, nl, l0, x, dx, u, t); });
     VReal sb{};
     sweep_vectors(ss, nl, [&](int64_t l) { sb += load_vec(u + l) * load_vec(t + l); });
     db[s] -= vector_sum(sb);

@@ -96,7 +96,11 @@ TEST_CASE("scalar_mlp (FIRE's MLP): gradients, and the composition of linear, re
       // Values and every gradient as the composition's, to rounding.
       auto run = [&](bool fused) {
         std::vector<Parameter> ps;
-        for (size_t i = 0; i < inputs.size(); ++i) ps.emplace_back("p" + std::to_string(i), inputs[i].clone());
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          std::string name = "p";
+          name += std::to_string(i);
+          ps.emplace_back(name, inputs[i].clone());
+        }
         Tape t;
         std::vector<Var> v;
         for (Parameter& p : ps) v.push_back(t.param(p));
