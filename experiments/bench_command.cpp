@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 #include "cluster/shared_cores.h"
 #include "experiments/cli.h"
 #include "experiments/commands.h"
+#include "io/atomic_file.h"
 #include "train/bench.h"
 #include "train/version.h"
 
@@ -49,6 +49,30 @@ std::string json_line(const BenchResult& r) {
      << ", \"share_of_peak_max\": " << r.share_max << ", \"peak_rss_mb\": " << r.peak_rss_mb
      << ", \"rss_includes_peak_probes\": " << (r.rss_includes_probes ? "true" : "false") << "}";
   return os.str();
+}
+
+// s as a JSON string (the machine's name is the only free text written).
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\', out += ch;
+    else if (static_cast<unsigned char>(ch) < 0x20) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned>(ch));
+      out += esc;
+    } else out += ch;
+  }
+  return out + "\"";
+}
+
+// --json: {"ordo_version", "threads", "machine", "<list>": [rows]}, written atomically (a
+// reader sees the old file or the whole new one).
+void write_json(const std::string& path, const char* list, const std::string& rows) {
+  std::ostringstream out;
+  out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads()
+      << ", \"machine\": " << json_string(machine_description()) << ", \"" << list << "\": [\n"
+      << rows << "\n]}\n";
+  atomic_write(path, [&](const std::string& tmp) { write_file(tmp, out.str()); });
 }
 
 // Runs `ordo bench --child ...` (a fresh process: its peak RSS is its own, and no OpenMP
@@ -138,12 +162,7 @@ int cost_table(const std::vector<BenchConfig>& configs, const std::vector<BenchC
            << ", \"step_seconds\": " << v[3] << ", \"ratio\": " << v[4] << ", \"ratio_min\": " << v[5]
            << ", \"ratio_max\": " << v[6] << ", \"none_step_mb\": " << v[7] << ", \"step_mb\": " << v[8] << "}";
     }
-  if (!json.empty()) {
-    std::ofstream out(json);
-    ORDO_CHECK(out.good(), "--json: cannot write ", json);
-    out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads() << ", \"costs\": [\n"
-        << rows.str() << "\n]}\n";
-  }
+  if (!json.empty()) write_json(json, "costs", rows.str());
   return 0;
 }
 
@@ -217,12 +236,9 @@ int cmd_bench(const Args& args) {
     std::printf("* this system refuses the peak RSS reset (/proc/self/clear_refs): the figure includes the "
                 "peak probe's %d MB\n", 3 * kProbeSize * kProbeSize * 4 >> 20);
   if (!p.option("json").empty()) {
-    std::ofstream out(p.option("json"));
-    ORDO_CHECK(out.good(), "--json: cannot write ", p.option("json"));
-    out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads() << ", \"results\": [\n";
-    for (size_t i = 0; i < results.size(); ++i)
-      out << "  " << json_line(results[i]) << (i + 1 < results.size() ? ",\n" : "\n");
-    out << "]}\n";
+    std::string rows;
+    for (size_t i = 0; i < results.size(); ++i) rows += (i > 0 ? ",\n  " : "  ") + json_line(results[i]);
+    write_json(p.option("json"), "results", rows);
   }
   return 0;
 }

@@ -35,6 +35,9 @@ for f in steps steps_per_s tokens_per_s gflop_per_step gflops rounds machine_pea
          share_of_peak_min share_of_peak_max peak_rss_mb rss_includes_peak_probes; do
   [[ -n $(field $f) ]] || { cat "$dir/b.json"; fail "JSON lacks $f"; }
 done
+# The machine the figures came from, as the table's header names it
+machine=$(sed -n 's/^machine: //p' "$dir/out")
+[[ -n $machine ]] && grep -qF "\"machine\": \"$machine\"" "$dir/b.json" || { cat "$dir/b.json"; fail "JSON lacks the machine"; }
 check() { awk -v a="$1" "BEGIN { exit !($2) }" || { cat "$dir/b.json"; fail "$3"; }; }
 check "$(field steps)" "a >= 5" "fewer than 5 timed steps"
 check "$(field rounds)" "a >= 1" "no timed round"
@@ -74,6 +77,7 @@ awk '$1 == "tiny" && $2 == "none" { exit !($10 == $11) }' "$dir/costs" ||
 for f in pairs steps none_step_seconds step_seconds ratio ratio_min ratio_max none_step_mb step_mb; do
   grep -q "\"$f\": [0-9]" "$dir/c.json" || { cat "$dir/c.json"; fail "the cost JSON lacks $f"; }
 done
+grep -qF "\"machine\": \"$machine\"" "$dir/c.json" || { cat "$dir/c.json"; fail "the cost JSON lacks the machine"; }
 for bad in "rope:foo=1" "ropey" "rope:window" "rope;rm"; do
   if "$ordo" bench --encodings "$bad" --configs tiny >"$dir/bad" 2>&1; then fail "--encodings $bad was accepted"; fi
   grep -q -- "--encodings: bad entry" "$dir/bad" || { cat "$dir/bad"; fail "--encodings $bad: no clear error"; }
