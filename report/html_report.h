@@ -30,7 +30,7 @@ struct ReportInput {
   const std::vector<Finding>* findings = nullptr;
   const std::vector<SeriesStyle>* styles = nullptr;
   std::map<std::string, std::string> settings;         // the study's shared settings
-  std::string preamble;                                // the study's description (Markdown-free text)
+  std::string preamble;                                // the study's description: paragraphs, `code` spans
   const RateSelection* rates = nullptr;                // the learning rates chosen (a sweep), or none
 };
 

@@ -11,7 +11,9 @@
 //      x tick labels overlap;
 //   5. a real mouse click on one series' legend entry hides that series in every chart of every
 //      task and no other series; a second click shows it everywhere again;
-//   6. a task of a learning-rate sweep shows its "Learning rates" and "The literature's view"
+//   6. the study's preamble is there paragraph for paragraph, its `code` spans drawn as code (no
+//      backtick shown);
+//   7. a task of a learning-rate sweep shows its "Learning rates" and "The literature's view"
 //      tables as the data has them; --rates: every task has them.
 // Prints one line per failed check and exits 1 on any failure; else prints a summary and exits 0.
 //
@@ -81,6 +83,21 @@ try {
 
   if (ready) {
     const data = await page.evaluate(() => JSON.parse(document.getElementById('ordo-data').textContent));
+
+    // ---- the preamble ----
+    // The study's description, paragraph for paragraph, its Markdown code spans drawn as code:
+    // no backtick reaches the reader.
+    if (typeof data.preamble === 'string' && data.preamble.trim()) {
+      const paras = await page.evaluate(() => [...document.querySelectorAll('p.preamble')].map(p => ({
+        text: p.textContent, codes: p.querySelectorAll('code').length})));
+      const expected = data.preamble.split(/\n\s*\n/).filter(p => p.trim());
+      check(paras.length === expected.length, `the preamble has ${paras.length} paragraph(s), the data ${expected.length}`);
+      paras.forEach((p, k) => {
+        check(!p.text.includes('`'), `preamble paragraph ${k + 1} shows a backtick: ${p.text.slice(0, 80)}`);
+        const spans = (expected[k] || '').split('`').length - 1;
+        if (spans % 2 === 0) check(p.codes === spans / 2, `preamble paragraph ${k + 1} has ${p.codes} code span(s), its text ${spans / 2}`);
+      });
+    }
 
     // ---- the overview heatmap ----
     // One table per band of whole tasks (at most 15 columns, or one task): a series' cells are
