@@ -214,8 +214,43 @@ std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog&
   return out;
 }
 
-void note_machine(RunLog& log, int64_t step) {
-  const std::string here = machine_description();
+std::string ranks_machine(const std::vector<std::string>& of_rank) {
+  std::vector<std::pair<std::string, std::vector<size_t>>> distinct;  // in the order of their first rank
+  for (size_t r = 0; r < of_rank.size(); ++r) {
+    auto it = std::find_if(distinct.begin(), distinct.end(), [&](const auto& d) { return d.first == of_rank[r]; });
+    if (it == distinct.end()) distinct.push_back({of_rank[r], {r}});
+    else it->second.push_back(r);
+  }
+  if (distinct.size() == 1) return distinct[0].first;
+  std::string out;
+  for (const auto& [machine, ranks] : distinct) {
+    out += (out.empty() ? "" : " + ") + machine + (ranks.size() == 1 ? " (rank " : " (ranks ");
+    for (size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
+    out += ")";
+  }
+  return out;
+}
+
+namespace {
+
+constexpr int kTagMachine = 1003;  // train/micro_batches.cpp has 1001 and 1002
+
+// This process's machine, or in a data-parallel run every rank's (ranks_machine), at rank 0;
+// every rank calls it at the same point.
+std::string machine_here(Cluster* world) {
+  if (world == nullptr) return machine_description();
+  if (world->rank() != 0) {
+    world->send(0, kTagMachine, machine_description());
+    return machine_description();
+  }
+  std::vector<std::string> of_rank{machine_description()};
+  for (int r = 1; r < world->size(); ++r) of_rank.push_back(world->wait(kTagMachine, r)->bytes);
+  return ranks_machine(of_rank);
+}
+
+}  // namespace
+
+void note_machine(RunLog& log, int64_t step, const std::string& here) {
   if (!log.machines.empty() && machine_of(log.machines.back()) == here) return;
   log.machines.push_back("from step " + std::to_string(step) + ": " + here);
 }
@@ -255,7 +290,8 @@ void Trainer::run(const std::function<bool(const StepInfo&)>& on_step, const std
   const auto t0 = std::chrono::steady_clock::now();
   auto wall = [&] { return elapsed_before_ + seconds_since(t0); };
   const bool leader = world_ == nullptr || world_->rank() == 0;  // data-parallel: rank 0 evaluates and logs
-  if (leader && !finished()) note_machine(log_, step_);
+  const std::string here = machine_here(world_);  // on every rank: a data-parallel run's ranks all say
+  if (leader && !finished()) note_machine(log_, step_, here);
   if (step_ == 0 && log_.eval.empty() && leader) record_eval(evaluate());  // the untrained baseline
   bool go = true;
   while (go && !trained()) {

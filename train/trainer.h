@@ -52,9 +52,15 @@ ModelConfig model_config(const TrainConfig& cfg, const Task& task);
 // order given: what is left of a run's final sweep (all of them before the last step).
 std::vector<int64_t> final_lengths_pending(const TrainConfig& cfg, const RunLog& log);
 
-// Appends "from step <step>: <this machine>" to log.machines unless its last entry names this
-// machine already (core/machine.h): what Trainer::run does before it trains or evaluates.
-void note_machine(RunLog& log, int64_t step);
+// Appends "from step <step>: <here>" to log.machines unless its last entry names `here`
+// already: what Trainer::run does before it trains or evaluates, `here` being this machine
+// (core/machine.h) or, data-parallel, ranks_machine of every rank's.
+void note_machine(RunLog& log, int64_t step, const std::string& here);
+
+// Where a data-parallel run's steps are taken, from each rank's machine (of_rank[r]): the
+// machine alone when every rank has the same (as a one-process run records it), else each
+// machine with its ranks, "<A> (ranks 0, 2) + <B> (rank 1)".
+std::string ranks_machine(const std::vector<std::string>& of_rank);
 
 // Throws unless `theirs` (a checkpoint's or a results record's settings, as text) trained the
 // run `cfg` describes; a setting it lacks reads as its default. `what` names the file.

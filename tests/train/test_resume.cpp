@@ -150,3 +150,19 @@ TEST_CASE("a run names the machine its steps were taken on, and a resume on anot
   done.run();
   CHECK(done.log().machines == moved.log().machines);
 }
+
+TEST_CASE("a data-parallel run names its ranks' machine, or each machine with its ranks", "[train][resume]") {
+  // Every rank on one CPU type: the entry a one-process run writes (test_mpi.sh compares the
+  // two runs' files byte for byte).
+  CHECK(ranks_machine({"A"}) == "A");
+  CHECK(ranks_machine({"A", "A", "A"}) == "A");
+  // Mixed: each machine once, in the order of its first rank, with every rank that ran on it.
+  CHECK(ranks_machine({"A", "B", "A"}) == "A (ranks 0, 2) + B (rank 1)");
+  CHECK(ranks_machine({"B", "A", "A", "C"}) == "B (rank 0) + A (ranks 1, 2) + C (rank 3)");
+  RunLog log;
+  note_machine(log, 0, ranks_machine({"A", "B"}));
+  note_machine(log, 10, ranks_machine({"B", "A"}));  // resumed with the ranks' hosts swapped: a new stretch
+  note_machine(log, 20, ranks_machine({"B", "A"}));
+  CHECK(log.machines == std::vector<std::string>{"from step 0: A (rank 0) + B (rank 1)",
+                                                 "from step 10: B (rank 0) + A (rank 1)"});
+}
