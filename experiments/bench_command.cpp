@@ -17,6 +17,7 @@
 #include "experiments/cli.h"
 #include "experiments/commands.h"
 #include "io/atomic_file.h"
+#include "io/json_text.h"
 #include "train/bench.h"
 #include "train/version.h"
 
@@ -29,7 +30,7 @@ const std::vector<cli::Option>& bench_options() {
       {"encodings", "the per-encoding cost table instead: each entry's training step against none's, causal, in one process "
                     "(all = every encoding, rope:score-scale=log-length, rope:window=16 and rope+none; or a list of ENC, "
                     "E1+E2, ENC:setting=value)", "", false},
-      {"json", "also write the results as JSON to this file", "", false},
+      {"json", "also write the results as JSON to this file (a regular file, replaced atomically)", "", false},
       {"min-seconds", "time each configuration for at least this long", "10", false},
       {"warmup", "untimed steps before timing", "3", false},
       {"profile", "print per-op forward/backward times of each configuration and how long threads wait at the ends of parallel loops (with --encodings: each entry's ops against none's)", "", true},
@@ -51,26 +52,12 @@ std::string json_line(const BenchResult& r) {
   return os.str();
 }
 
-// s as a JSON string (the machine's name is the only free text written).
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\', out += ch;
-    else if (static_cast<unsigned char>(ch) < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned>(ch));
-      out += esc;
-    } else out += ch;
-  }
-  return out + "\"";
-}
-
 // --json: {"ordo_version", "threads", "machine", "<list>": [rows]}, written atomically (a
 // reader sees the old file or the whole new one).
 void write_json(const std::string& path, const char* list, const std::string& rows) {
   std::ostringstream out;
   out << "{\"ordo_version\": \"" << version() << "\", \"threads\": " << num_threads()
-      << ", \"machine\": " << json_string(machine_description()) << ", \"" << list << "\": [\n"
+      << ", \"machine\": " << json_text(machine_description()) << ", \"" << list << "\": [\n"
       << rows << "\n]}\n";
   atomic_write(path, [&](const std::string& tmp) { write_file(tmp, out.str()); });
 }

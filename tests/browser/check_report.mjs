@@ -93,9 +93,10 @@ try {
       const expected = data.preamble.split(/\n\s*\n/).filter(p => p.trim());
       check(paras.length === expected.length, `the preamble has ${paras.length} paragraph(s), the data ${expected.length}`);
       paras.forEach((p, k) => {
+        const ticks = (expected[k] || '').split('`').length - 1;
+        if (ticks % 2 === 1) return;  // an unpaired backtick: the paragraph is drawn as plain text, on purpose
         check(!p.text.includes('`'), `preamble paragraph ${k + 1} shows a backtick: ${p.text.slice(0, 80)}`);
-        const spans = (expected[k] || '').split('`').length - 1;
-        if (spans % 2 === 0) check(p.codes === spans / 2, `preamble paragraph ${k + 1} has ${p.codes} code span(s), its text ${spans / 2}`);
+        check(p.codes === ticks / 2, `preamble paragraph ${k + 1} has ${p.codes} code span(s), its text ${ticks / 2}`);
       });
     }
 

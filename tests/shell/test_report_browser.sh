@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/shell/test_report_browser.sh: the report.html that `ordo compare` writes, opened in headless
 # chromium by tests/browser/check_report.mjs: no console error, no request, every chart drawn for
-# every task, the overview heatmap complete, a legend click hides a series in every chart, and a
-# learning-rate sweep's tables are shown.
+# every task, the overview heatmap complete, a legend click hides a series in every chart, the
+# study's preamble shown with its `code` spans drawn as code, and a learning-rate sweep's
+# tables are shown.
 # Usage: bash test_report_browser.sh <ordo> <ordo_tests> (the second is not used).
 # Needs Debian's chromium ($ORDO_CHROMIUM, else /usr/bin/chromium), node and
 # tests/browser/node_modules (npm ci --prefix tests/browser; ./run test installs all three);
