@@ -129,6 +129,9 @@ std::string QueueServer::lost() const {
 }
 
 std::optional<size_t> QueueClient::request(int id) {
+  if (id < 0 || kAssign + id >= tags::kEnd)
+    throw Error("study queue: worker " + std::to_string(id) + " has no reply tag (worker ids 0 to " +
+                std::to_string(tags::kEnd - kAssign - 1) + ", cluster/tags.h)");
   world_.send(0, kRequest, std::to_string(id));
   const std::optional<ClusterMessage> reply = world_.wait(kAssign + id, 0);
   const long long run = std::stoll(reply->bytes);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "cluster/tags.h"
 #include "core/mutex.h"
 
 namespace ordo {
@@ -105,7 +106,8 @@ class QueueClient {
   friend class QueueServer;
   static constexpr int kRequest = 1, kDone = 2, kStopped = 3, kFailed = 4, kProgress = 5, kFinished = 6, kStop = 7,
                        kFinal = 8, kAlive = 9;
-  static constexpr int kAssign = 100;  // + the asking worker's id
+  static constexpr int kAssign = tags::kAssign;  // + the asking worker's id
+  static_assert(kRequest >= tags::kQueueFirst && kAlive <= tags::kQueueLast, "cluster/tags.h: the queue's range");
   Cluster& world_;
 };
 

@@ -5,11 +5,10 @@
 #include <cstring>
 #include <string>
 
+#include "cluster/tags.h"
+
 namespace ordo {
 namespace {
-
-// Data-parallel messages (cluster/cluster.h): the running gradient sum, and each part's loss.
-constexpr int kTagGradients = 1001, kTagLosses = 1002;
 
 double scored_targets(const Batch& b) {
   double n = 0;
@@ -79,10 +78,10 @@ std::vector<double> MicroBatches::gradient(const Batch& batch, const std::vector
   if (world) {  // the ring: receive the earlier parts' sum, add ours, pass it on; the last rank broadcasts
     const int rank = world->rank(), n = world->size();
     if (rank > 0) {
-      world->receive_floats(rank - 1, kTagGradients, sum.data(), size);
+      world->receive_floats(rank - 1, tags::kGradients, sum.data(), size);
       for (const Tensor& g : mine) add_into(sum, g);
     }
-    if (rank + 1 < n) world->send_floats(rank + 1, kTagGradients, sum.data(), size);
+    if (rank + 1 < n) world->send_floats(rank + 1, tags::kGradients, sum.data(), size);
     world->broadcast(sum.data(), size, n - 1);
   }
   unflatten_gradients(sum.data(), params);
@@ -92,11 +91,11 @@ std::vector<double> MicroBatches::gradient(const Batch& batch, const std::vector
 std::vector<double> MicroBatches::gather_losses(std::vector<double> mine) const {
   if (world == nullptr) return mine;
   if (world->rank() > 0) {
-    world->send(0, kTagLosses, std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(double)));
+    world->send(0, tags::kLosses, std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(double)));
     return mine;
   }
   for (int r = 1; r < world->size(); ++r) {
-    const std::string bytes = world->wait(kTagLosses, r)->bytes;
+    const std::string bytes = world->wait(tags::kLosses, r)->bytes;
     const size_t at = mine.size();
     mine.resize(at + bytes.size() / sizeof(double));
     std::memcpy(mine.data() + at, bytes.data(), bytes.size());

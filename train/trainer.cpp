@@ -8,6 +8,7 @@
 #include <limits>
 #include <string_view>
 
+#include "cluster/tags.h"
 #include "core/machine.h"
 #include "core/ops.h"
 #include "core/rng.h"
@@ -233,18 +234,17 @@ std::string ranks_machine(const std::vector<std::string>& of_rank) {
 
 namespace {
 
-constexpr int kTagMachine = 1003;  // train/micro_batches.cpp has 1001 and 1002
-
 // This process's machine, or in a data-parallel run every rank's (ranks_machine), at rank 0;
 // every rank calls it at the same point.
 std::string machine_here(Cluster* world) {
-  if (world == nullptr) return machine_description();
+  const std::string mine = machine_description();
+  if (world == nullptr) return mine;
   if (world->rank() != 0) {
-    world->send(0, kTagMachine, machine_description());
-    return machine_description();
+    world->send(0, tags::kMachine, mine);
+    return mine;
   }
-  std::vector<std::string> of_rank{machine_description()};
-  for (int r = 1; r < world->size(); ++r) of_rank.push_back(world->wait(kTagMachine, r)->bytes);
+  std::vector<std::string> of_rank{mine};
+  for (int r = 1; r < world->size(); ++r) of_rank.push_back(world->wait(tags::kMachine, r)->bytes);
   return ranks_machine(of_rank);
 }
 
