@@ -362,7 +362,8 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                        "(final accuracy over seeds)",
                     blocks, "");
   // Log-2 x axis; a tick per evaluation length, thinned so that neighbours stay 40 px apart
-  // in the narrowest panel (small multiples) or 80 px in an overlaid figure.
+  // in the narrowest panel (small multiples) or 80 px in an overlaid figure, from the left,
+  // and the longest length always labelled (the ticks too close to it give way).
   double x_min = train_x, x_max = train_x;
   for (int64_t len : t.lengths) {
     const double x = len == 0 ? train_x : static_cast<double>(len);
@@ -371,13 +372,19 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
   const double lo = x_min / 1.25, hi = x_max * 1.25;
   const double panel_px = series.size() > kMaxOverlaid ? 270 : 1000;
   const double min_gap = series.size() > kMaxOverlaid ? 40 : 80;
+  auto x_of = [&](int64_t len) { return len == 0 ? train_x : static_cast<double>(len); };
+  auto px_of = [&](int64_t len) { return panel_px * std::log2(x_of(len) / lo) / std::log2(hi / lo); };
+  std::vector<int64_t> ticked;
+  for (int64_t len : t.lengths)
+    if (ticked.empty() || px_of(len) - px_of(ticked.back()) >= min_gap) ticked.push_back(len);
+  if (!t.lengths.empty() && ticked.back() != t.lengths.back()) {
+    const int64_t last = t.lengths.back();
+    while (ticked.size() > 1 && px_of(last) - px_of(ticked.back()) < min_gap) ticked.pop_back();
+    ticked.push_back(last);
+  }
   std::string tics, blank_tics;  // blank_tics: the same ticks without their (two-line) labels, for inner panels
-  double last_px = -1e9;
-  for (int64_t len : t.lengths) {
-    const double x = len == 0 ? train_x : static_cast<double>(len);
-    const double px = panel_px * std::log2(x / lo) / std::log2(hi / lo);
-    if (px - last_px < min_gap) continue;
-    last_px = px;
+  for (int64_t len : ticked) {
+    const double x = x_of(len);
     blank_tics += (blank_tics.empty() ? "\"\" " : ", \"\" ") + num(x);
     std::string label = length_label(t, len);
     const size_t space = label.find(' ');

@@ -205,6 +205,33 @@ TEST_CASE("figures of 14 encodings: no two text labels run into each other", "[r
   CHECK(figures >= 4);
 }
 
+// A sweep of many lengths is thinned to ticks 80 px apart from the left; the longest length,
+// where the extrapolation ends, keeps its label (it fell to the thinning before: 51-150 showed
+// 127 last).
+TEST_CASE("the lengths figure of a sweep labels its longest length", "[report]") {
+  TempDir dir;
+  std::vector<RunRecord> runs{run("order", "rope", 0, 1.0)};
+  for (int64_t len = 33; len <= 150; ++len) runs[0].log.eval[len] = {EvalPoint{300, 0.5}};
+  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
+  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
+                                           read_results_attributes(dir.path + "/results.h5"));
+  const std::string gp = read(r.plot_dir + "/order_lengths.gp");
+  std::smatch m;
+  REQUIRE(std::regex_search(gp, m, std::regex("set xtics \\((\"train[^\n]*)\\)\n")));
+  const std::string tics = m[1];
+  INFO(tics);
+  CHECK(tics.find("\"33\" 33") != std::string::npos);
+  CHECK(tics.rfind("\"150\" 150") == tics.size() - 9);
+  std::vector<double> ticks;  // the ticks' lengths, 80 px apart on a 1000 px log axis
+  const std::regex tick("\" ([0-9.]+)(,|$)");
+  for (std::sregex_iterator it(tics.begin(), tics.end(), tick), end; it != end; ++it)
+    ticks.push_back(std::stod((*it)[1]));
+  REQUIRE(ticks.size() >= 5);
+  const double lo = ticks.front() / 1.25, hi = 150 * 1.25;
+  for (size_t i = 1; i < ticks.size(); ++i)
+    CHECK(1000 * std::log2(ticks[i] / ticks[i - 1]) / std::log2(hi / lo) >= 80);
+}
+
 TEST_CASE("results: a run group whose seed does not fit 64 bits is refused, naming it", "[report]") {
   TempDir dir;
   const std::string path = dir.path + "/results.h5";

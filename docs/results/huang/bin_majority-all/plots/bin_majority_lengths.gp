@@ -14,14 +14,14 @@ set grid
 unset key
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set yrange [0:1.02]
 set ytics 0,0.2
 set arrow from 50, graph 0 to 50, graph 1 nohead dt 3 lc rgb "#666666"
 set lmargin at screen 0.04968944099; set rmargin at screen 0.2134161491; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "sinusoidal" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y "%g"
 set xlabel ""
@@ -47,7 +47,7 @@ plot "bin_majority_lengths.dat" index 1 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.2432298137; set rmargin at screen 0.4069565217; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "rope" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -73,7 +73,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.4367701863; set rmargin at screen 0.6004968944; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "alibi" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -99,7 +99,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.630310559; set rmargin at screen 0.7940372671; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "t5" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -125,7 +125,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.8238509317; set rmargin at screen 0.9875776398; set bmargin at screen 0.7599099099; set tmargin at screen 0.9369369369
 set title "rbf" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -151,7 +151,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.04968944099; set rmargin at screen 0.2134161491; set bmargin at screen 0.5306306306; set tmargin at screen 0.7076576577
 set title "cyclic" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y "%g"
 set xlabel ""
@@ -177,7 +177,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.2432298137; set rmargin at screen 0.4069565217; set bmargin at screen 0.5306306306; set tmargin at screen 0.7076576577
 set title "fourier2d" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -203,7 +203,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.4367701863; set rmargin at screen 0.6004968944; set bmargin at screen 0.5306306306; set tmargin at screen 0.7076576577
 set title "kerple_log" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -229,7 +229,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.630310559; set rmargin at screen 0.7940372671; set bmargin at screen 0.5306306306; set tmargin at screen 0.7076576577
 set title "kerple_power" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -255,7 +255,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.8238509317; set rmargin at screen 0.9875776398; set bmargin at screen 0.5306306306; set tmargin at screen 0.7076576577
 set title "fire" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -281,7 +281,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.04968944099; set rmargin at screen 0.2134161491; set bmargin at screen 0.3013513514; set tmargin at screen 0.4783783784
 set title "xpos" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y "%g"
 set xlabel ""
@@ -307,7 +307,7 @@ plot "bin_majority_lengths.dat" index 0 using 1:2 with lines lc rgb "#cccccc" lw
      0.5 with lines dt 2 lc rgb "#555555" lw 1 notitle
 set lmargin at screen 0.2432298137; set rmargin at screen 0.4069565217; set bmargin at screen 0.3013513514; set tmargin at screen 0.4783783784
 set title "cope" font ",12" offset 0,-0.4
-set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 138)
+set xtics ("" 25.5, "" 51, "" 71, "" 99, "" 150)
 set format x ""
 set format y ""
 set xlabel ""
@@ -335,7 +335,7 @@ set lmargin at screen 0.4367701863; set rmargin at screen 0.6004968944; set bmar
 set title "fox" font ",12" offset 0,-0.4
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set format x "%g"
 set format y ""
@@ -364,7 +364,7 @@ set lmargin at screen 0.630310559; set rmargin at screen 0.7940372671; set bmarg
 set title "stickbreaking" font ",12" offset 0,-0.4
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set format x "%g"
 set format y ""
@@ -393,7 +393,7 @@ set lmargin at screen 0.8238509317; set rmargin at screen 0.9875776398; set bmar
 set title "pope" font ",12" offset 0,-0.4
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set format x "%g"
 set format y ""
@@ -422,7 +422,7 @@ set lmargin at screen 0.04968944099; set rmargin at screen 0.2134161491; set bma
 set title "path" font ",12" offset 0,-0.4
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set format x "%g"
 set format y "%g"
@@ -451,7 +451,7 @@ set lmargin at screen 0.2432298137; set rmargin at screen 0.4069565217; set bmar
 set title "transformer_xl" font ",12" offset 0,-0.4
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "138" 138)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "71" 71, "99" 99, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set format x "%g"
 set format y ""

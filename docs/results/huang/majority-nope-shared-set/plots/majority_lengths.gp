@@ -14,7 +14,7 @@ set lmargin at screen 0.05988023952; set rmargin at screen 0.8083832335; set bma
 set grid
 set logscale x 2
 set xrange [20.4:187.5]
-set xtics ("train\n(1-50)" 25.5, "51" 51, "61" 61, "73" 73, "88" 88, "106" 106, "127" 127)
+set xtics ("train\n(1-50)" 25.5, "51" 51, "61" 61, "73" 73, "88" 88, "106" 106, "3x\n(150)" 150)
 set xlabel offset 0,-0.6
 set yrange [0:1.02]
 set ytics 0,0.2
