@@ -13,12 +13,18 @@
 // all: per block of kRelRows query rows i0.., G[i, m - 1 - (i - i0) + x] for query i and key
 // x (m the block's rows), its keys the columns j0 = nq - i0 - m on of the tile pair's KT. In
 // the backward, dS by distance (E, laid out as G) gives dqr = E Kr and dR = E^T Qr by two
-// products per block.
+// products per block. The pair's keys of every distance are laid out once, latest row first,
+// transposed (KT) and, for the backward, as rows (Kr): a tile pair's keys are a window of
+// them (tile_window), and the products of the backward add into the pair's dqr and into
+// the keys' gradient laid out as Kr (dKr), written once per pair. (Each tile pair copied its
+// own keys and added its gradient row by row before: at L = 1024, 136 tile pairs of 127
+// keys per pair; Transformer-XL's long step 1.67-1.75x none's, 1.57-1.60x after.)
 //
-// The keys of a pair: with d a multiple of 8, the keys tensor itself (rows p.ld apart):
-// randomized positions spread a pair's rows over up to 2 max_len distances, and a copy of
-// them all per pair cost more than the products (40 steps at Ruoss et al.'s size,
-// randomized: 16.6 s with the copy). Otherwise a copy, zero padded to dr = d rounded up to 8.
+// The keys of a pair at gapped positions: with d a multiple of 8, the keys tensor itself
+// (rows p.ld apart): randomized positions spread a pair's rows over up to 2 max_len
+// distances, and a copy of them all per pair cost more than the products (40 steps at Ruoss
+// et al.'s size, randomized: 16.6 s with the copy). Otherwise a copy, zero padded to
+// dr = d rounded up to 8.
 #pragma once
 
 #include <cstring>
@@ -143,19 +149,19 @@ struct RelativeKeysTerm {
     bool store_qr = false;
     Real* dkeys = nullptr;     // head h's rows of dR (rows p.ld apart), added to
     int64_t dr = 0, dq = 0;    // row widths: the keys' (dot8), the queries' (dot8 and tile_product)
-    bool in_place = false;     // the keys read from the tensor itself
+    bool in_place = false;     // the keys read from the tensor itself (contiguous: laid out from it, any d)
     // The keys of every distance between two of the pair's rows: rows [n_lo, n_lo + n), row
     // r at K + (r - n_lo) k_stride.
     const Real* K = nullptr;
     int64_t k_stride = 0, n_lo = 0, n = 0;
     int64_t t0 = 0, nq = 0;    // the tile of the last tile()
     Real *Qr = nullptr, *Kp = nullptr, *KT = nullptr, *G = nullptr;
-    Real *dQR = nullptr, *dKp = nullptr, *E = nullptr, *Kr = nullptr, *dQt = nullptr, *dKt = nullptr;
+    Real *dQR = nullptr, *dKp = nullptr, *E = nullptr, *Kr = nullptr, *dKr = nullptr;
 
     Pair(const RelativeKeysTerm& term_, const PairAt& at_, Grads* g) : term(term_), at(at_), p(at_.p) {
       if (!term.rq) return;
       rq = term.rq + at.o;
-      dr = rel_width(p.d), dq = std::max(dr, p.dp), in_place = p.d % 8 == 0;
+      dr = rel_width(p.d), dq = std::max(dr, p.dp), in_place = p.d % 8 == 0 || term.contiguous();
       if (!g) return;
       if (g->queries.data()) dqr = g->queries.data() + at.o, store_qr = g->queries.store();
       if (g->keys.data()) dkeys = g->keys.data() + at.h * p.d;
@@ -167,15 +173,14 @@ struct RelativeKeysTerm {
       const bool tiles = rq && term.contiguous();
       take(Qr, Lp * dq);                             // (Lr, dq): the queries, scaled as q (Qs)
       take(Kp, copies);                              // (2 span + 1, dr): a copy of the keys of the pair's distances
-      take(KT, tiles ? p.dp * kRelCols : 0);         // (dp, kRelCols): a tile pair's keys, transposed
+      take(KT, tiles ? p.d * key_cols() : 0);        // (d, key_cols): the keys of every distance, latest first
       take(G, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): Qr KT
       if (!backward) return;
       take(dQR, Lp * dq);                            // (Lr, dq): sum_u dS[t, u] R[row(t, u)]
       take(dKp, copies);                             // (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
       take(E, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): dS by distance
-      take(Kr, tiles ? kRelCols * p.dp : 0);         // (kRelCols, dp): the keys as rows
-      take(dQt, tiles ? kTile * p.dp : 0);           // (kTile, dp): E Kr
-      take(dKt, tiles ? kRelCols * p.dp : 0);        // (kRelCols, dp): E^T Qr
+      take(Kr, tiles ? key_cols() * p.dp : 0);       // (key_cols, dp): the same as rows
+      take(dKr, tiles ? key_cols() * p.dp : 0);      // (key_cols, dp): the keys' gradient, laid out as Kr
     }
     void begin(bool backward) {
       if (!rq) return;
@@ -194,24 +199,28 @@ struct RelativeKeysTerm {
         copy_rows8(first, n, p.d, p.ld, 1, Kp, n, dr);
         K = Kp, k_stride = dr;
       }
+      if (term.contiguous()) lay_out_keys(backward);
       if (!backward) return;
       std::fill(dQR, dQR + Lr * dq, Real(0));
+      if (term.contiguous() && dkeys) std::fill(dKr, dKr + key_cols() * p.dp, Real(0));
       if (!in_place) std::fill(dKp, dKp + n * dr, Real(0));
     }
-    // Contiguous positions: the W = nq + nk - 1 keys of a tile pair's distances, rows r_max,
-    // r_max - 1, ..., r_max - W + 1 (absolute), zero padded to Wp (a multiple of kNR):
-    // transposed into out (d, Wp; row stride kRelCols), or as rows (Wp, dp).
-    void tile_keys(int64_t r_max, int64_t W, int64_t Wp, bool transposed, Real* __restrict out) const {
-      for (int64_t j = 0; j < Wp; ++j) {
-        const Real* __restrict src = j < W ? K + (r_max - j - n_lo) * k_stride : nullptr;
-        if (transposed) {
-          for (int64_t c = 0; c < p.d; ++c) out[c * kRelCols + j] = src ? src[c] : Real(0);
-        } else {
-          for (int64_t c = 0; c < p.d; ++c) out[j * p.dp + c] = src ? src[c] : Real(0);
-          for (int64_t c = p.d; c < p.dp; ++c) out[j * p.dp + c] = 0;
-        }
+    // Contiguous positions: the 2 span + 1 keys of every distance, rows n_lo + n - 1 down to
+    // n_lo, then kNR zero columns for a product's last register block to run past them.
+    int64_t key_cols() const { return 2 * term.span + 1 + kNR; }
+    // Column x of KT and row x of Kr hold key row n_lo + n - 1 - x.
+    void lay_out_keys(bool backward) {
+      const int64_t w = key_cols(), d = p.d, dp = p.dp;
+      for (int64_t x = 0; x < w; ++x) {
+        const Real* __restrict src = x < n ? K + (n - 1 - x) * k_stride : nullptr;
+        for (int64_t c = 0; c < d; ++c) KT[c * w + x] = src ? src[c] : Real(0);
+        if (!backward) continue;
+        for (int64_t c = 0; c < d; ++c) Kr[x * dp + c] = src ? src[c] : Real(0);
+        for (int64_t c = d; c < dp; ++c) Kr[x * dp + c] = 0;
       }
     }
+    // The column of KT (row of Kr) holding key row r_max, the latest of a tile pair's.
+    int64_t tile_window(int64_t r_max) const { return n_lo + n - 1 - r_max; }
     // The query block holding tile row i: its first row and its rows.
     static std::pair<int64_t, int64_t> block_of(int64_t i, int64_t nq) {
       const int64_t i0 = i / kRelRows * kRelRows;
@@ -220,11 +229,11 @@ struct RelativeKeysTerm {
     void tile(int64_t t0_, int64_t nq_, int64_t u0, int64_t nk) {
       t0 = t0_, nq = nq_;
       if (!rq || !term.contiguous()) return;
-      tile_keys(t0 + nq - 1 - u0 + term.offset, nq + nk - 1, kRelCols, true, KT);
+      const Real* keys = KT + tile_window(t0 + nq - 1 - u0 + term.offset);
       for (int64_t i0 = 0; i0 < nq; i0 += kRelRows) {  // G of each block of query rows
         const int64_t m = std::min(kRelRows, nq - i0), Wp = round_up(m + nk - 1, kNR), j0 = nq - i0 - m;
-        tile_product<false>(tile_rows(m), Wp, p.d, Qr + (t0 + i0) * dq, dq, 1, KT + j0, kRelCols, G + i0 * kRelCols,
-                            kRelCols);
+        tile_product<false>(tile_rows(m), Wp, p.d, Qr + (t0 + i0) * dq, dq, 1, keys + j0, key_cols(),
+                            G + i0 * kRelCols, kRelCols);
       }
     }
     // f is in Qr already (scaled as q).
@@ -241,19 +250,14 @@ struct RelativeKeysTerm {
       }
     }
     Real logit_dot(int64_t, int64_t, int64_t, int64_t, const Real*, Real acc) const { return acc; }
-    // dqr_t += dS[t, u] keys[row], dkeys[row] += dS[t, u] Qr_t. Keys in place: into dkeys
-    // directly, times ln 2 (Qr carries log2(e)), this head's rows only (one thread per head);
-    // else into dKp, written by finish().
+    // dqr_t += dS[t, u] keys[row], dkeys[row] += dS[t, u] Qr_t. Contiguous positions: into
+    // dQR and dKr by products, the keys' rows written by finish(). Gapped: keys in place into
+    // dkeys directly, times ln 2 (Qr carries log2(e)), this head's rows only (one thread per
+    // head); else into dKp, written by finish().
     void gradient(const Real* dS, int64_t t0_, int64_t nq_, int64_t /*rows*/, int64_t u0, int64_t nk) {
       if (!rq) return;
-      Real* dK = !dkeys ? nullptr : in_place ? dkeys + n_lo * p.ld : dKp;
-      const int64_t dk_stride = in_place ? p.ld : dr;
-      const Real dk_scale = in_place ? kLn2 : Real(1);
-      const int64_t d = p.d, dp = p.dp;
       if (term.contiguous()) {  // per block of query rows: dS by distance (E), then two products
-        const int64_t r_max = t0_ + nq_ - 1 - u0 + term.offset;
-        tile_keys(r_max, nq_ + nk - 1, kRelCols, false, Kr);
-        if (dK) std::fill(dKt, dKt + kRelCols * dp, Real(0));  // the blocks' E^T Qr, summed by distance
+        const int64_t dp = p.dp, at_key = tile_window(t0_ + nq_ - 1 - u0 + term.offset);
         for (int64_t i0 = 0; i0 < nq_; i0 += kRelRows) {
           const int64_t m = std::min(kRelRows, nq_ - i0), block_rows = tile_rows(m);
           const int64_t W = m + nk - 1, Wp = round_up(W, kNR), j0 = nq_ - i0 - m;
@@ -265,19 +269,19 @@ struct RelativeKeysTerm {
             const Real* __restrict ds = dS + (i0 + i) * kTile;
             for (int64_t x = lo; x < nv; ++x) e[m - 1 - i + x] = ds[x];
           }
-          Real* Eb = E + i0 * kRelCols;
-          tile_product<false>(block_rows, dp, Wp, Eb, kRelCols, 1, Kr + j0 * dp, dp, dQt, dp);  // E Kr
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t c = 0; c < d; ++c) dQR[(t0_ + i0 + i) * dq + c] += dQt[i * dp + c];
-          if (dK) tile_product<true>(Wp, dp, m, Eb, 1, kRelCols, Qr + (t0_ + i0) * dq, dq, dKt + j0 * dp, dp);
+          // E's zero rows and columns (past the block's rows and distances) add nothing to
+          // the rows of dQR and dKr they meet.
+          const Real* Eb = E + i0 * kRelCols;
+          tile_product<true>(block_rows, dp, Wp, Eb, kRelCols, 1, Kr + (at_key + j0) * dp, dp, dQR + (t0_ + i0) * dq,
+                             dq);  // E Kr
+          if (dkeys)
+            tile_product<true>(Wp, dp, m, Eb, 1, kRelCols, Qr + (t0_ + i0) * dq, dq, dKr + (at_key + j0) * dp, dp);
         }
-        if (dK)
-          for (int64_t j = 0; j < nq_ + nk - 1; ++j) {
-            Real* __restrict dk = dK + (r_max - j - n_lo) * dk_stride;
-            for (int64_t c = 0; c < d; ++c) dk[c] += dk_scale * dKt[j * dp + c];
-          }
         return;
       }
+      Real* dK = !dkeys ? nullptr : in_place ? dkeys + n_lo * p.ld : dKp;
+      const int64_t dk_stride = in_place ? p.ld : dr;
+      const Real dk_scale = in_place ? kLn2 : Real(1);
       const int64_t base0 = term.offset - n_lo;
       for (int64_t i = 0; i < nq_; ++i) {
         const int64_t t = t0_ + i;
@@ -304,7 +308,10 @@ struct RelativeKeysTerm {
       if (dqr)  // dz = f_t dS, and z has scale qr_t . keys[row]
         for (int64_t t = 0; t < at.L; ++t)
           write_row(dqr + t * p.ld, dQR + t * dq, p.d, at.factor ? p.scale * at.factor[t] : p.scale, store_qr);
-      if (dkeys && !in_place)  // dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
+      // dKr and dKp summed dS Qr = log2(e) f_t scale dS qr_t: times ln 2
+      if (dkeys && term.contiguous())
+        for (int64_t x = 0; x < n; ++x) write_row(dkeys + (n_lo + n - 1 - x) * p.ld, dKr + x * p.dp, p.d, kLn2, false);
+      else if (dkeys && !in_place)
         for (int64_t r = 0; r < n; ++r) write_row(dkeys + (n_lo + r) * p.ld, dKp + r * dr, p.d, kLn2, false);
     }
   };
