@@ -380,7 +380,7 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
   if (!t.lengths.empty() && ticked.back() != t.lengths.back()) {
     const int64_t last = t.lengths.back();
     while (ticked.size() > 1 && px_of(last) - px_of(ticked.back()) < min_gap) ticked.pop_back();
-    ticked.push_back(last);
+    if (px_of(last) - px_of(ticked.back()) >= min_gap) ticked.push_back(last);  // else too close to the first
   }
   std::string tics, blank_tics;  // blank_tics: the same ticks without their (two-line) labels, for inner panels
   for (int64_t len : ticked) {

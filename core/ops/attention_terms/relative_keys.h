@@ -18,7 +18,7 @@
 // them (tile_window), and the products of the backward add into the pair's dqr and into
 // the keys' gradient laid out as Kr (dKr), written once per pair. (Each tile pair copied its
 // own keys and added its gradient row by row before: at L = 1024, 136 tile pairs of 127
-// keys per pair; Transformer-XL's long step 1.67-1.75x none's, 1.57-1.60x after.)
+// keys per pair; Transformer-XL's long step 1.66-1.73x none's, 1.48-1.59x after.)
 //
 // The keys of a pair at gapped positions: with d a multiple of 8, the keys tensor itself
 // (rows p.ld apart): randomized positions spread a pair's rows over up to 2 max_len
