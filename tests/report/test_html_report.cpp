@@ -232,6 +232,26 @@ TEST_CASE("the lengths figure of a sweep labels its longest length", "[report]")
     CHECK(1000 * std::log2(ticks[i] / ticks[i - 1]) / std::log2(hi / lo) >= 80);
 }
 
+// On an axis too narrow for two labels (the training-range set at 100, one length at 101,
+// some 22 px apart), the longest length's label is not drawn over the first.
+TEST_CASE("the lengths figure of a narrow axis draws one label, not two on top of each other", "[report]") {
+  TempDir dir;
+  std::vector<RunRecord> runs{run("order", "rope", 0, 1.0)};
+  runs[0].settings["min-len"] = runs[0].settings["max-len"] = "100";
+  runs[0].log.eval.erase(64), runs[0].log.eval.erase(128);
+  runs[0].log.eval[101] = {EvalPoint{300, 0.5}};
+  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
+  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
+                                           read_results_attributes(dir.path + "/results.h5"));
+  const std::string gp = read(r.plot_dir + "/order_lengths.gp");
+  std::smatch m;
+  REQUIRE(std::regex_search(gp, m, std::regex("set xtics \\((\"train[^\n]*)\\)\n")));
+  const std::string tics = m[1];
+  INFO(tics);
+  CHECK(tics.find("101") == std::string::npos);
+  CHECK(tics.find(", ") == std::string::npos);  // one tick
+}
+
 TEST_CASE("results: a run group whose seed does not fit 64 bits is refused, naming it", "[report]") {
   TempDir dir;
   const std::string path = dir.path + "/results.h5";
