@@ -19,8 +19,9 @@
 // How it is fast: as stick-breaking's kernel (core/ops/stickbreaking_attention.cpp), a tile
 // of up to kTile queries and the key rows any of them sees are taken at once, key-major
 // (row = key, column = query), so that
-//   - z^T = (s K) q^T, Q^T = E q^T (only the positions a tile's sums can reach, at most its
-//     key count + 1) and every product of the backward are tile_product calls;
+//   - z^T = (s K) q^T, Q^T = E q^T (only the positions the tile's sums reach, computed in
+//     blocks of rows as they reach them) and every product of the backward are tile_product
+//     calls;
 //   - the suffix sums C walk the key rows from the farthest visible key down (the reference's
 //     order, a row summed from its end) and the backward's sums of dp the other way, one
 //     vector of queries per step;
@@ -135,7 +136,11 @@ struct LaneRange {
 };
 
 // The logits x = z + c over the tile's key rows, from the farthest visible key down (C, the
-// gates' suffix sum, in that order). Q^T holds q . e[n] for n < the positions the sums reach.
+// gates' suffix sum, in that order). Q^T = E q^T is computed here, kPositionBlock rows at a
+// time, as the sums reach them: C grows by at most one gate per key, and only the rows up to
+// the largest ceil p are ever read, so a tile whose gates are mostly shut (or half open, as
+// at init) does a fraction of the (P, d) x (d, kTile) product. Returns the rows computed, pm
+// (a multiple of kMR, at most Pm): the backward's products over positions stop there.
 // Forward (kBackward false): x in place of z^T (-inf where a query does not see a key) and
 // each query's running maximum in m. Backward: the weights A = 2^(log2(e) x - lse) into A^T
 // (lse: each query's, base 2, saved by the forward), and for the backward's sums, per (key,
@@ -144,12 +149,17 @@ struct LaneRange {
 // unseen. Each key row runs loops over its lanes that the compiler vectorises: the
 // gates, their sums and the positions; the gathers of Q^T (one lane at a time: GCC's tuning
 // for Zen declines vector gathers); the logits.
+constexpr int64_t kPositionBlock = 16;
+
 template <bool kBackward>
-ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuffers& bf, Real* __restrict m_or_lse) {
+ORDO_WIDE_LOOPS int64_t cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuffers& bf, Real* __restrict m_or_lse) {
   const Real last = static_cast<Real>(p.P - 1);
+  int64_t filled = 0;  // the rows of Q^T computed
+  int32_t top = 0;     // the largest ceil p so far
   Real C[kTile], g_row[kTile], w_row[kTile], below[kTile], above[kTile];
   int32_t lo_row[kTile], hi_row[kTile], lane[kTile];
   for (int64_t i = 0; i < kTile; ++i) C[i] = 0, lane[i] = static_cast<int32_t>(i);
+  Real* qet_rows = bf.qet;
   const Real* __restrict qet = bf.qet;
   LaneRange range(tl);
   for (int64_t jj = tl.nk - 1; jj >= 0; --jj) {
@@ -171,7 +181,14 @@ ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuf
       const Real pos = std::min(C[i], last), f = std::floor(pos);
       w[i] = pos - f;
       lo[i] = static_cast<int32_t>(f) * static_cast<int32_t>(kTile) + lane[i];
-      hi[i] = static_cast<int32_t>(std::min(std::ceil(pos), last)) * static_cast<int32_t>(kTile) + lane[i];
+      const int32_t h = static_cast<int32_t>(std::min(std::ceil(pos), last));
+      top = std::max(top, h);
+      hi[i] = h * static_cast<int32_t>(kTile) + lane[i];
+    }
+    if (top >= filled) {  // Q^T's next rows, up to a block past the largest ceil p
+      const int64_t to = std::min(round_up(top + 1, kPositionBlock), round_up(p.P, kMR));
+      tile_product(false, to - filled, tl.nqp, p.d, bf.e + filled * bf.dp, bf.dp, 1, bf.qt, kTile, qet_rows + filled * kTile, kTile);
+      filled = to;
     }
     for (int64_t i = i0; i < i1; ++i) below[i] = qet[lo[i]], above[i] = qet[hi[i]];
     if constexpr (kBackward) {
@@ -196,6 +213,7 @@ ORDO_WIDE_LOOPS void cope_logits(const CopePlan& p, const QueryTile& tl, CopeBuf
     }
   }
   if constexpr (kBackward) std::fill(bf.at + tl.nk * kTile, bf.at + tl.mk * kTile, Real(0));
+  return filled;
 }
 
 // The forward's weights: 2^(log2(e) (x - m)) into A^T (0 where unseen) and each query's sum
@@ -276,20 +294,13 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
   std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
 }
 
-// The rows of Q^T a tile needs: p <= C <= its key count, so positions 0 .. min(P - 1, nk),
-// rounded up to the register block (e's padding rows are zero).
-int64_t cope_positions(const CopePlan& p, const QueryTile& tl) {
-  return round_up(std::min<int64_t>(p.P, tl.nk + 1), kMR);
-}
-
-// q^T into bf.qt, z^T = (s K) q^T and Q^T = E q^T, then the logits (cope_logits; m_or_lse
-// as there, the forward's maxima starting at -inf).
+// q^T into bf.qt, z^T = (s K) q^T, then the logits and the rows of Q^T = E q^T they reach
+// (cope_logits; m_or_lse as there, the forward's maxima starting at -inf). Returns those rows.
 template <bool kBackward>
-void cope_tile_logits(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf, Real* m_or_lse) {
+int64_t cope_tile_logits(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf, Real* m_or_lse) {
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, bf.qt, tl.nqp);
   tile_product(false, tl.mk, tl.nqp, p.d, bf.k + tl.klo * bf.dp, bf.dp, 1, bf.qt, kTile, bf.zt, kTile);
-  tile_product(false, cope_positions(p, tl), tl.nqp, p.d, bf.e, bf.dp, 1, bf.qt, kTile, bf.qet, kTile);
-  cope_logits<kBackward>(p, tl, bf, m_or_lse);
+  return cope_logits<kBackward>(p, tl, bf, m_or_lse);
 }
 
 // The pair's s k and v, and e, as zero-padded rows.
@@ -345,7 +356,6 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
       std::fill(bf.de, bf.de + bf.Pm * bf.dp, Real(0));
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
         const QueryTile tl(p, b, r0);
-        const int64_t pm = cope_positions(p, tl);
         const Real* dout = dod + o + r0 * p.ld;
         // lse and D = dO . O of the tile's queries (0 past nq), then A^T from the logits.
         Real lse_t[kTile], D[kTile];
@@ -356,7 +366,7 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
           if (i < tl.nq)
             for (int64_t c = 0; c < p.d; ++c) D[i] += dout[i * p.ld + c] * od[o + (r0 + i) * p.ld + c];
         }
-        cope_tile_logits<true>(p, tl, qd + o, bf, lse_t);
+        const int64_t pm = cope_tile_logits<true>(p, tl, qd + o, bf, lse_t);
         // G^T = V dO^T, then dz^T and dQ^T.
         copy_transposed(dout, tl.nq, p.d, p.ld, bf.dot, tl.nqp);
         tile_product(false, tl.mk, tl.nqp, p.d, bf.v + tl.klo * bf.dp, bf.dp, 1, bf.dot, kTile, bf.dt, kTile);
