@@ -147,8 +147,8 @@ struct LaneRange {
 // query): g (1 - g) in place of the gates, w, the slope Q[hi] - Q[lo] in place of z^T, floor p
 // as an index into Q^T (floor p kTile + lane), and each row's lanes (rows_a, rows_b); 0 where
 // unseen. Each key row runs loops over its lanes that the compiler vectorises: the
-// gates, their sums and the positions; the gathers of Q^T (one lane at a time: GCC's tuning
-// for Zen declines vector gathers); the logits.
+// gates, their sums and the positions; the gathers of Q^T (vector gathers on AVX-512;
+// one lane at a time where GCC's tuning declines them, as it did on the Zen 3 VM); the logits.
 constexpr int64_t kPositionBlock = 16;
 
 template <bool kBackward>
