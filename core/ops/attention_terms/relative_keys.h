@@ -75,7 +75,8 @@ inline void axpy8(Real s, const Real* __restrict x, Real* __restrict y, int64_t 
 // Query rows per relative-key product: a block of m query rows against nk keys spans
 // m + nk - 1 distances, so the product costs (m + nk - 1) / nk dot products per score: 1.98
 // for the whole 64-row tile, 1.23 for blocks of 16 (Transformer-XL at L = 1024: the fused
-// attention 336 -> 263 ms a step).
+// attention 336 -> 263 ms a step). The products run over whole vectors of distances (80 of
+// 79), not whole register blocks (96, half a product more: long 1.57-1.64x -> 1.52-1.65x).
 constexpr int64_t kRelRows = 16;
 // Columns of the distance buffers: a tile pair's nq + nk - 1 < 2 kTile distances, and room
 // for a block's product to run its last register block (kNR wide) past them.
@@ -231,7 +232,7 @@ struct RelativeKeysTerm {
       if (!rq || !term.contiguous()) return;
       const Real* keys = KT + tile_window(t0 + nq - 1 - u0 + term.offset);
       for (int64_t i0 = 0; i0 < nq; i0 += kRelRows) {  // G of each block of query rows
-        const int64_t m = std::min(kRelRows, nq - i0), Wp = round_up(m + nk - 1, kNR), j0 = nq - i0 - m;
+        const int64_t m = std::min(kRelRows, nq - i0), Wp = round_up(m + nk - 1, kVec), j0 = nq - i0 - m;
         tile_product<false>(tile_rows(m), Wp, p.d, Qr + (t0 + i0) * dq, dq, 1, keys + j0, key_cols(),
                             G + i0 * kRelCols, kRelCols);
       }
@@ -260,7 +261,7 @@ struct RelativeKeysTerm {
         const int64_t dp = p.dp, at_key = tile_window(t0_ + nq_ - 1 - u0 + term.offset);
         for (int64_t i0 = 0; i0 < nq_; i0 += kRelRows) {
           const int64_t m = std::min(kRelRows, nq_ - i0), block_rows = tile_rows(m);
-          const int64_t W = m + nk - 1, Wp = round_up(W, kNR), j0 = nq_ - i0 - m;
+          const int64_t W = m + nk - 1, Wp = round_up(W, kMR), j0 = nq_ - i0 - m;
           for (int64_t i = 0; i < block_rows; ++i) {
             Real* __restrict e = E + (i0 + i) * kRelCols;
             std::fill(e, e + Wp, Real(0));
@@ -272,7 +273,7 @@ struct RelativeKeysTerm {
           // E's zero rows and columns (past the block's rows and distances) add nothing to
           // the rows of dQR and dKr they meet.
           const Real* Eb = E + i0 * kRelCols;
-          tile_product<true>(block_rows, dp, Wp, Eb, kRelCols, 1, Kr + (at_key + j0) * dp, dp, dQR + (t0_ + i0) * dq,
+          tile_product<true>(block_rows, dp, W, Eb, kRelCols, 1, Kr + (at_key + j0) * dp, dp, dQR + (t0_ + i0) * dq,
                              dq);  // E Kr
           if (dkeys)
             tile_product<true>(Wp, dp, m, Eb, 1, kRelCols, Qr + (t0_ + i0) * dq, dq, dKr + (at_key + j0) * dp, dp);
