@@ -13,12 +13,15 @@
 // all: per block of kRelRows query rows i0.., G[i, m - 1 - (i - i0) + x] for query i and key
 // x (m the block's rows), its keys the columns j0 = nq - i0 - m on of the tile pair's KT. In
 // the backward, dS by distance (E, laid out as G) gives dqr = E Kr and dR = E^T Qr by two
-// products per block. The pair's keys of every distance are laid out once, latest row first,
-// transposed (KT) and, for the backward, as rows (Kr): a tile pair's keys are a window of
-// them (tile_window), and the products of the backward add into the pair's dqr and into
-// the keys' gradient laid out as Kr (dKr), written once per pair. (Each tile pair copied its
-// own keys and added its gradient row by row before: at L = 1024, 136 tile pairs of 127
-// keys per pair; Transformer-XL's long step 1.66-1.73x none's, 1.48-1.59x after.)
+// products per block. Each head's keys of every distance are laid out once per call (they
+// are the same for every batch entry), latest row first, transposed (KT) and as rows (Kr):
+// a tile pair's keys are a window of them (tile_window), and the products of the backward
+// add into the pair's dqr and into the keys' gradient laid out as Kr (dKr), written once per
+// pair. (Each tile pair copied its own keys and added its gradient row by row before: at
+// L = 1024, 136 tile pairs of 127 keys per pair; Transformer-XL's long step 1.66-1.73x
+// none's, 1.48-1.59x after. Then each (b, h) pair laid them out: at the default model, 64
+// copies of each head's keys per call.) A block's products run over the distances its rows
+// see (block_columns): on a causal diagonal tile pair, those up to its last row's.
 //
 // The keys of a pair at gapped positions: with d a multiple of 8, the keys tensor itself
 // (rows p.ld apart): randomized positions spread a pair's rows over up to 2 max_len
@@ -31,6 +34,7 @@
 #include <optional>
 
 #include "core/ops/attention_terms/term.h"
+#include "core/parallel.h"
 
 namespace ordo {
 namespace {
@@ -76,7 +80,8 @@ inline void axpy8(Real s, const Real* __restrict x, Real* __restrict y, int64_t 
 // m + nk - 1 distances, so the product costs (m + nk - 1) / nk dot products per score: 1.98
 // for the whole 64-row tile, 1.23 for blocks of 16 (Transformer-XL at L = 1024: the fused
 // attention 336 -> 263 ms a step). The products run over whole vectors of distances (80 of
-// 79), not whole register blocks (96, half a product more: long 1.57-1.64x -> 1.52-1.65x).
+// 79), not whole register blocks (96, half a product more: long 1.57-1.64x -> 1.52-1.65x),
+// and over the distances the block sees only (block_columns).
 constexpr int64_t kRelRows = 16;
 // Columns of the distance buffers: a tile pair's nq + nk - 1 < 2 kTile distances, and room
 // for a block's product to run its last register block (kNR wide) past them.
@@ -87,7 +92,14 @@ struct RelativeKeysTerm {
   std::optional<Var> queries, keys;
   std::vector<int32_t> positions;  // empty: pos(t) = t
   int64_t offset = 0, span = 0;    // span = pos(L - 1) - pos(0): a pair reads the 2 span + 1 rows around offset
+  int64_t heads = 0, d = 0, dp = 0, ld = 0;
   const Real *rq = nullptr, *rk = nullptr;
+  // Contiguous positions: each head's keys of every distance, laid out once per call by
+  // bind() (the keys are the same for every batch entry), latest row first: KT (d,
+  // key_cols()) transposed, then Kr (key_cols(), dp) as rows. Column x holds key row
+  // offset + span - x; the kNR columns past the 2 span + 1 rows are zeros, for a product's
+  // last register block to run past them.
+  Tensor layout;
 
   RelativeKeysTerm() = default;
   RelativeKeysTerm(Tape& t, const LogitTerms& terms, const KernelPlan& p, const Shape& q_shape, const char* op) {
@@ -112,6 +124,7 @@ struct RelativeKeysTerm {
     if (!consecutive) positions = r.positions;
     offset = r.offset;
     span = p.L > 0 ? pos(p.L - 1) - pos(0) : 0;
+    heads = p.H, d = p.d, dp = p.dp, ld = p.ld;
     ORDO_CHECK(r.offset - span >= 0 && r.offset + span < ks[0], op, ": relative-key rows ", r.offset - span, "..",
                r.offset + span, " (offset ", r.offset, ", positions spanning ", span, ") fall outside the ", ks[0],
                " keys");
@@ -127,6 +140,25 @@ struct RelativeKeysTerm {
   void bind(const Tape& t) {
     rq = queries ? t.value(*queries).data() : nullptr;
     rk = keys ? t.value(*keys).data() : nullptr;
+    if (rq && contiguous()) lay_out_keys();
+  }
+  int64_t key_cols() const { return 2 * span + 1 + kNR; }
+  int64_t head_layout() const { return key_cols() * (d + dp); }
+  // One head per thread, in the tensor pool's memory.
+  void lay_out_keys() {
+    const int64_t w = key_cols(), n = 2 * span + 1;
+    layout = Tensor::empty(Shape{heads, head_layout()});
+    parallel_for(heads, head_layout(), [&](int64_t h) {
+      Real* __restrict KT = layout.data() + h * head_layout();
+      Real* __restrict Kr = KT + d * w;
+      for (int64_t c = 0; c < d; ++c) std::fill(KT + c * w + n, KT + (c + 1) * w, Real(0));
+      std::fill(Kr + n * dp, Kr + w * dp, Real(0));
+      for (int64_t x = 0; x < n; ++x) {
+        const Real* __restrict src = rk + (offset + span - x) * ld + h * d;
+        for (int64_t c = 0; c < d; ++c) KT[c * w + x] = src[c], Kr[x * dp + c] = src[c];
+        for (int64_t c = d; c < dp; ++c) Kr[x * dp + c] = 0;
+      }
+    });
   }
   bool wants_grad(const Tape& t) const { return queries && (t.needs_grad(*queries) || t.needs_grad(*keys)); }
   bool head_order(const Tape& t) const { return keys && t.needs_grad(*keys); }
@@ -156,8 +188,9 @@ struct RelativeKeysTerm {
     const Real* K = nullptr;
     int64_t k_stride = 0, n_lo = 0, n = 0;
     int64_t t0 = 0, nq = 0;    // the tile of the last tile()
-    Real *Qr = nullptr, *Kp = nullptr, *KT = nullptr, *G = nullptr;
-    Real *dQR = nullptr, *dKp = nullptr, *E = nullptr, *Kr = nullptr, *dKr = nullptr;
+    Real *Qr = nullptr, *Kp = nullptr, *G = nullptr;
+    Real *dQR = nullptr, *dKp = nullptr, *E = nullptr, *dKr = nullptr;
+    const Real *KT = nullptr, *Kr = nullptr;  // this head's window of the term's layout
 
     Pair(const RelativeKeysTerm& term_, const PairAt& at_, Grads* g) : term(term_), at(at_), p(at_.p) {
       if (!term.rq) return;
@@ -174,13 +207,11 @@ struct RelativeKeysTerm {
       const bool tiles = rq && term.contiguous();
       take(Qr, Lp * dq);                             // (Lr, dq): the queries, scaled as q (Qs)
       take(Kp, copies);                              // (2 span + 1, dr): a copy of the keys of the pair's distances
-      take(KT, tiles ? p.d * key_cols() : 0);        // (d, key_cols): the keys of every distance, latest first
       take(G, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): Qr KT
       if (!backward) return;
       take(dQR, Lp * dq);                            // (Lr, dq): sum_u dS[t, u] R[row(t, u)]
       take(dKp, copies);                             // (2 span + 1, dr): sum of dS[t, u] Qr_t over the pairs reading each
       take(E, tiles ? kTile * kRelCols : 0);         // (kTile, kRelCols): dS by distance
-      take(Kr, tiles ? key_cols() * p.dp : 0);       // (key_cols, dp): the same as rows
       take(dKr, tiles ? key_cols() * p.dp : 0);      // (key_cols, dp): the keys' gradient, laid out as Kr
     }
     void begin(bool backward) {
@@ -200,26 +231,21 @@ struct RelativeKeysTerm {
         copy_rows8(first, n, p.d, p.ld, 1, Kp, n, dr);
         K = Kp, k_stride = dr;
       }
-      if (term.contiguous()) lay_out_keys(backward);
+      if (term.contiguous()) {  // the pair's rows n_lo + n - 1 down start at column term.span - span
+        const Real* head = term.layout.data() + at.h * term.head_layout();
+        const int64_t shift = term.span - span;
+        KT = head + shift, Kr = head + p.d * key_cols() + shift * p.dp;
+      }
       if (!backward) return;
       std::fill(dQR, dQR + Lr * dq, Real(0));
       if (term.contiguous() && dkeys) std::fill(dKr, dKr + key_cols() * p.dp, Real(0));
       if (!in_place) std::fill(dKp, dKp + n * dr, Real(0));
     }
-    // Contiguous positions: the 2 span + 1 keys of every distance, rows n_lo + n - 1 down to
-    // n_lo, then kNR zero columns for a product's last register block to run past them.
-    int64_t key_cols() const { return 2 * term.span + 1 + kNR; }
-    // Column x of KT and row x of Kr hold key row n_lo + n - 1 - x.
-    void lay_out_keys(bool backward) {
-      const int64_t w = key_cols(), d = p.d, dp = p.dp;
-      for (int64_t x = 0; x < w; ++x) {
-        const Real* __restrict src = x < n ? K + (n - 1 - x) * k_stride : nullptr;
-        for (int64_t c = 0; c < d; ++c) KT[c * w + x] = src ? src[c] : Real(0);
-        if (!backward) continue;
-        for (int64_t c = 0; c < d; ++c) Kr[x * dp + c] = src ? src[c] : Real(0);
-        for (int64_t c = d; c < dp; ++c) Kr[x * dp + c] = 0;
-      }
-    }
+    // Contiguous positions: the term's layout (its columns' stride), column x of KT and row
+    // x of Kr holding key row n_lo + n - 1 - x. Past the pair's n rows (a packed sequence
+    // shorter than L) come the keys of farther rows, then zeros: read only where E is zero
+    // and G is not read.
+    int64_t key_cols() const { return term.key_cols(); }
     // The column of KT (row of Kr) holding key row r_max, the latest of a tile pair's.
     int64_t tile_window(int64_t r_max) const { return n_lo + n - 1 - r_max; }
     // The query block holding tile row i: its first row and its rows.
@@ -227,14 +253,30 @@ struct RelativeKeysTerm {
       const int64_t i0 = i / kRelRows * kRelRows;
       return {i0, std::min(kRelRows, nq - i0)};
     }
+    // The columns of G (distances) that the block of m query rows from tile row i0 sees,
+    // [c0, c1) in whole vectors: row i's keys [lo, nv) are its columns m - 1 - (i - i0) + lo
+    // on. On a causal diagonal tile pair the keys after a query are not seen: a block's
+    // distances stop at its last row's (16 to 64 of 79 columns at kTile = 64), where the
+    // pairs below the diagonal see them all.
+    std::pair<int64_t, int64_t> block_columns(int64_t t0_, int64_t i0, int64_t m, int64_t u0, int64_t nk) const {
+      int64_t c0 = std::numeric_limits<int64_t>::max(), c1 = 0;
+      for (int64_t ii = 0; ii < m; ++ii) {
+        const auto [lo, nv] = p.visible_columns(at.b, t0_ + i0 + ii, u0, nk);
+        if (nv > lo) c0 = std::min(c0, m - 1 - ii + lo), c1 = std::max(c1, m - 1 - ii + nv);
+      }
+      if (c1 == 0) return {0, 0};
+      return {c0 / kVec * kVec, round_up(c1, kVec)};
+    }
     void tile(int64_t t0_, int64_t nq_, int64_t u0, int64_t nk) {
       t0 = t0_, nq = nq_;
       if (!rq || !term.contiguous()) return;
       const Real* keys = KT + tile_window(t0 + nq - 1 - u0 + term.offset);
       for (int64_t i0 = 0; i0 < nq; i0 += kRelRows) {  // G of each block of query rows
-        const int64_t m = std::min(kRelRows, nq - i0), Wp = round_up(m + nk - 1, kVec), j0 = nq - i0 - m;
-        tile_product<false>(tile_rows(m), Wp, p.d, Qr + (t0 + i0) * dq, dq, 1, keys + j0, key_cols(),
-                            G + i0 * kRelCols, kRelCols);
+        const int64_t m = std::min(kRelRows, nq - i0), j0 = nq - i0 - m;
+        const auto [c0, c1] = block_columns(t0, i0, m, u0, nk);
+        if (c1 > c0)
+          tile_product<false>(tile_rows(m), c1 - c0, p.d, Qr + (t0 + i0) * dq, dq, 1, keys + j0 + c0, key_cols(),
+                              G + i0 * kRelCols + c0, kRelCols);
       }
     }
     // f is in Qr already (scaled as q).
@@ -260,23 +302,25 @@ struct RelativeKeysTerm {
       if (term.contiguous()) {  // per block of query rows: dS by distance (E), then two products
         const int64_t dp = p.dp, at_key = tile_window(t0_ + nq_ - 1 - u0 + term.offset);
         for (int64_t i0 = 0; i0 < nq_; i0 += kRelRows) {
-          const int64_t m = std::min(kRelRows, nq_ - i0), block_rows = tile_rows(m);
-          const int64_t W = m + nk - 1, Wp = round_up(W, kMR), j0 = nq_ - i0 - m;
+          const int64_t m = std::min(kRelRows, nq_ - i0), block_rows = tile_rows(m), j0 = nq_ - i0 - m;
+          const auto [c0, c1] = block_columns(t0_, i0, m, u0, nk);
+          if (c1 <= c0) continue;
           for (int64_t i = 0; i < block_rows; ++i) {
             Real* __restrict e = E + (i0 + i) * kRelCols;
-            std::fill(e, e + Wp, Real(0));
+            std::fill(e + c0, e + c1, Real(0));
             if (i >= m) continue;
             const auto [lo, nv] = p.visible_columns(at.b, t0_ + i0 + i, u0, nk);
             const Real* __restrict ds = dS + (i0 + i) * kTile;
             for (int64_t x = lo; x < nv; ++x) e[m - 1 - i + x] = ds[x];
           }
-          // E's zero rows and columns (past the block's rows and distances) add nothing to
-          // the rows of dQR and dKr they meet.
-          const Real* Eb = E + i0 * kRelCols;
-          tile_product<true>(block_rows, dp, W, Eb, kRelCols, 1, Kr + (at_key + j0) * dp, dp, dQR + (t0_ + i0) * dq,
-                             dq);  // E Kr
+          // E's zero rows and columns (past the block's rows, and its distances not seen) add
+          // nothing to the rows of dQR and dKr they meet.
+          const Real* Eb = E + i0 * kRelCols + c0;
+          tile_product<true>(block_rows, dp, c1 - c0, Eb, kRelCols, 1, Kr + (at_key + j0 + c0) * dp, dp,
+                             dQR + (t0_ + i0) * dq, dq);  // E Kr
           if (dkeys)
-            tile_product<true>(Wp, dp, m, Eb, 1, kRelCols, Qr + (t0_ + i0) * dq, dq, dKr + (at_key + j0) * dp, dp);
+            tile_product<true>(c1 - c0, dp, m, Eb, 1, kRelCols, Qr + (t0_ + i0) * dq, dq,
+                               dKr + (at_key + j0 + c0) * dp, dp);
         }
         return;
       }
