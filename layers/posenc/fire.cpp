@@ -25,10 +25,19 @@
 // c is kept >= 1e-3 and L_thr >= 1 (m >= 1 / L) by projection after every update (bounded
 // Parameters, core/tape.h), so psi is defined and the denominator at least log(1 + c) > 0:
 // the listing's |.| on m L is then the identity and its eps (1e-6) in the denominator is not
-// needed. The bias is not a function of i - j alone, so it is a full (H, Lq, Lk) tensor;
-// the fused attention takes it with its gradient. f runs as one op (core/ops.h scalar_mlp),
-// which recomputes the hidden layer in the backward instead of storing it, and when causal
-// evaluates the pairs j <= i only (the rest are masked; their bias is 0).
+// needed. The bias is not a function of i - j alone, so it is in general a full (H, Lq, Lk)
+// tensor; the fused attention takes it with its gradient. f runs as one op (core/ops.h
+// scalar_mlp), which recomputes the hidden layer in the backward instead of storing it, and
+// when causal evaluates the pairs j <= i only (the rest are masked; their bias is 0).
+//
+// Below the threshold it is a function of i - j: where every position is below L_thr
+// (contiguous positions, L - 1 < L_thr: training, with m > 1 - 1/L, and any sequence shorter
+// than L_thr), max(L_thr, i, j) = L_thr for every pair, and the bias is returned in relative
+// form, (H, 2L - 1), f of 2L - 1 values: the fused attention adds it as it adds T5's, with
+// O(L) memory. The values are the full form's (the same x: L_thr is i + relu(L_thr - i)
+// exactly for an integer i below it, and the same psi of it); the gradients are summed in
+// another order. Strictly below: at i = L_thr the full form's relu'(0) = 0 gives L_thr no
+// gradient through row i, where psi(L_thr) here would.
 #include <algorithm>
 #include <cmath>
 
@@ -90,11 +99,22 @@ class FireEncoding final : public PositionalEncoding {
     const int64_t L = pos.length;
     const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
     Var c = t.param(c_);
+    Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
+    if (pos.contiguous() && static_cast<Real>(L - 1) < t.value(threshold)[0]) {
+      // Every pair's denominator is psi(L_thr): x of each offset u - t = j - (L - 1).
+      const Relative r = relatives_.get(L, [&] { return make_relative(L); });
+      Var psi_distance = log1p(t, mul(t, c, t.input(r.distances)));  // (L, 1)
+      Var reach = add(t, t.input(r.reaches), relu(t, sub(t, threshold, t.input(r.reaches))));
+      Var psi_reach = log1p(t, mul(t, c, reach));  // (1, 1): psi(L_thr)
+      Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{L}), reshape(t, psi_reach, Shape{1}), r.distance,
+                           r.reach, r.sign);  // (1, 2L - 1)
+      Var f = scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight), t.param(fc2_.bias));
+      return AttentionBias{reshape(t, f, Shape{heads_, 2 * L - 1}), true};
+    }
     // psi of each distance and of each reach once (D and L values, not L^2: log1p is the
     // costly part), then looked up for every (i, j).
     Var psi_distance = log1p(t, mul(t, c, t.input(g.distances)));  // (D, 1)
     // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
-    Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
     Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
     Var psi_reach = log1p(t, mul(t, c, reach));  // (L, 1)
     Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{g.distances.numel()}), reshape(t, psi_reach, Shape{L}),
@@ -144,6 +164,28 @@ class FireEncoding final : public PositionalEncoding {
     return g;
   }
 
+  // Contiguous positions below the threshold, per offset u - t = j - (L - 1), j < 2L - 1.
+  struct Relative {
+    Tensor distances;    // (L, 1): 0 .. L - 1
+    Tensor reaches;      // (1, 1): position 0, whose reach is L_thr
+    TensorI32 distance;  // (1, 2L - 1): |u - t|
+    TensorI32 reach;     // (1, 2L - 1): 0
+    Tensor sign;         // (1, 2L - 1): sign(t - u)
+  };
+  static Relative make_relative(int64_t L) {
+    const int64_t W = 2 * L - 1;
+    Relative r{Tensor::empty(Shape{L, 1}), Tensor::zeros(Shape{1, 1}), TensorI32::empty(Shape{1, W}),
+               TensorI32::empty(Shape{1, W}), Tensor::empty(Shape{1, W})};
+    for (int64_t d = 0; d < L; ++d) r.distances[d] = static_cast<Real>(d);
+    for (int64_t j = 0; j < W; ++j) {
+      const int64_t offset = j - (L - 1);  // u - t
+      r.distance[j] = static_cast<int32_t>(offset < 0 ? -offset : offset);
+      r.reach[j] = 0;
+      r.sign[j] = static_cast<Real>(offset < 0 ? 1 : (offset > 0 ? -1 : 0));
+    }
+    return r;
+  }
+
   int64_t heads_;
   Real length_;                     // L, the training length
   bool multiplier_;                 // threshold_ is m (L_thr = m L), else L_thr itself
@@ -151,6 +193,7 @@ class FireEncoding final : public PositionalEncoding {
   Parameter c_, threshold_;         // (1) each
   bool causal_;
   TableCache<int64_t, Grid> grids_;  // by length
+  TableCache<int64_t, Relative> relatives_;  // by length
 };
 
 }  // namespace

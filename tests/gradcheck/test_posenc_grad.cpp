@@ -252,7 +252,7 @@ TEST_CASE("kerple r1 and r2 gradients through the bias hook (log and power kerne
   }
 }
 
-TEST_CASE("fire MLP, c and L_thr gradients through the bias hook", "[posenc][gradcheck]") {
+TEST_CASE("fire MLP, c and L_thr gradients through the bias hook, full and relative", "[posenc][gradcheck]") {
   for (const char* threshold : {"multiplier", "length"})
     for (bool causal : {false, true}) {
       INFO("--fire-threshold " << threshold << ", causal " << causal);
@@ -273,14 +273,19 @@ TEST_CASE("fire MLP, c and L_thr gradients through the bias hook", "[posenc][gra
         if (p->name == "posenc.fire.threshold_multiplier") p->value[0] = Real(3.4 / 4);
         if (p->name == "posenc.fire.c") p->value[0] = Real(0.3);
       }
-      const int64_t L = 6;
-      Tensor R = uniform({cfg.n_heads, L, L}, 60);
-      auto loss = [&](Tape& t) {
-        auto b = enc->bias(t, Positions{1, L, {L}});
-        REQUIRE(b.has_value());
-        return sum(t, mul(t, mul(t, b->values, b->values), t.input(R)));
-      };
-      REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+      // L = 6 reaches past L_thr: the full form; L = 3 stays below it: the relative form.
+      for (int64_t L : {int64_t(6), int64_t(3)}) {
+        INFO("L " << L);
+        Tensor R = uniform({cfg.n_heads, L, L}, 60);
+        auto loss = [&](Tape& t) {
+          auto b = enc->bias(t, Positions{1, L, {L}});
+          REQUIRE(b.has_value());
+          REQUIRE(b->relative == (L == 3));
+          Var v = b->relative ? expand_relative(t, b->values, L, L) : b->values;
+          return sum(t, mul(t, mul(t, v, v), t.input(R)));
+        };
+        REQUIRE_GRADS_OK(check_parameter_gradients(loss, enc->parameters()));
+      }
     }
 }
 

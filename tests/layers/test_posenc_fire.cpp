@@ -1,5 +1,6 @@
 // tests/layers/test_posenc_fire.cpp: FIRE (docs/spec.md §2.10): the bias is the MLP of the
-// normalised distance, relative within the threshold, equal causal and bidirectional below
+// normalised distance, relative within the threshold (returned in relative form there, with
+// the full form's values), equal causal and bidirectional below
 // the diagonal, and it tells before from after.
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,7 @@
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
 #include "tests/layers/model_fixtures.h"
+#include "tests/test_tensors.h"
 
 using namespace ordo;
 using namespace ordo::testing;
@@ -40,13 +42,14 @@ std::unique_ptr<PositionalEncoding> make_fire(bool causal, int64_t train_len, co
   return enc;
 }
 
+// The bias as (H, L, L): the relative form (every position within L_thr) expanded.
 Tensor full_bias(PositionalEncoding& enc, int64_t L) {
   Tape t;
   auto b = enc.bias(t, Positions{1, L, {static_cast<int32_t>(L)}});
   REQUIRE(b.has_value());
-  REQUIRE_FALSE(b->relative);
-  REQUIRE(t.shape(b->values) == Shape{kHeads, L, L});
-  return t.value(b->values).clone();
+  Var v = b->relative ? expand_relative(t, b->values, L, L) : b->values;
+  REQUIRE(t.shape(v) == Shape{kHeads, L, L});
+  return t.value(v).clone();
 }
 
 // f(x)_h from the parameters, in double: fc2(relu(fc1(x))).
@@ -119,6 +122,47 @@ TEST_CASE("fire: bidirectional attention tells keys before the query from keys a
         if (j > i) asymmetric |= std::fabs(b[(h * L + i) * L + j] - b[(h * L + j) * L + i]) > 1e-4;
       }
   CHECK(asymmetric);
+}
+
+// Positions 0 .. L - 1 spelled out are not contiguous() to the encoding: the full form.
+TEST_CASE("fire: within the threshold the bias comes in relative form, the full form's values and gradients",
+          "[posenc][fire]") {
+  for (bool causal : {false, true})
+    for (int64_t L : {int64_t(7), int64_t(9), int64_t(10)}) {  // L_thr = 9: relative while L - 1 < 9
+      INFO("causal " << causal << " L " << L);
+      auto enc = make_fire(causal, 9);
+      Positions contiguous{1, L, {static_cast<int32_t>(L)}}, spelled = contiguous;
+      for (int64_t i = 0; i < L; ++i) spelled.index.push_back(static_cast<int32_t>(i));
+      const Tensor weights = test::uniform_tensor(Shape{kHeads, L, L}, 7, 8, -1, 1);
+      auto run = [&](const Positions& pos, bool& relative) {
+        for (Parameter* p : enc->parameters()) p->grad = Tensor::zeros(p->value.shape());
+        Tape t;
+        auto b = enc->bias(t, pos);
+        relative = b->relative;
+        Var v = b->relative ? expand_relative(t, b->values, L, L) : b->values;
+        Tensor w = weights.clone();  // the keys a causal query does not see take no weight
+        for (int64_t h = 0; h < kHeads; ++h)
+          for (int64_t i = 0; i < L; ++i)
+            for (int64_t j = i + 1; j < L && causal; ++j) w[(h * L + i) * L + j] = 0;
+        t.backward(sum(t, mul(t, v, t.input(w))));
+        std::vector<Tensor> grads;
+        for (Parameter* p : enc->parameters()) grads.push_back(p->grad.clone());
+        Tensor values = t.value(v).clone();
+        for (int64_t h = 0; h < kHeads; ++h)
+          for (int64_t i = 0; i < L; ++i)
+            for (int64_t j = i + 1; j < L && causal; ++j) values[(h * L + i) * L + j] = 0;
+        return std::pair{values, grads};
+      };
+      bool rel_a = false, rel_b = true;
+      const auto [va, ga] = run(contiguous, rel_a);
+      const auto [vb, gb] = run(spelled, rel_b);
+      CHECK(rel_a == (L - 1 < 9));
+      CHECK_FALSE(rel_b);
+      for (int64_t i = 0; i < va.numel(); ++i) CHECK(va[i] == vb[i]);  // the same x, the same f
+      for (size_t k = 0; k < ga.size(); ++k)
+        for (int64_t i = 0; i < ga[k].numel(); ++i)
+          CHECK(ga[k][i] == Approx(gb[k][i]).epsilon(1e-5).margin(1e-5));  // summed in another order
+    }
 }
 
 TEST_CASE("fire: c and L_thr are bounded (projected after every update)", "[posenc][fire]") {
