@@ -363,7 +363,8 @@ PlotFiles write_length_plot(const std::string& dir, const TaskSummary& t, const 
                     blocks, "");
   // Log-2 x axis; a tick per evaluation length, thinned so that neighbours stay 40 px apart
   // in the narrowest panel (small multiples) or 80 px in an overlaid figure, from the left,
-  // and the longest length always labelled (the ticks too close to it give way).
+  // and the longest length labelled (the ticks too close to it give way; on an axis too
+  // narrow for it and the first, the first alone).
   double x_min = train_x, x_max = train_x;
   for (int64_t len : t.lengths) {
     const double x = len == 0 ? train_x : static_cast<double>(len);

@@ -185,7 +185,7 @@ ORDO_WIDE_LOOPS int64_t cope_logits(const CopePlan& p, const QueryTile& tl, Cope
       top = std::max(top, h);
       hi[i] = h * static_cast<int32_t>(kTile) + lane[i];
     }
-    if (top >= filled) {  // Q^T's next rows, up to a block past the largest ceil p
+    if (top >= filled) {  // Q^T's next rows, to the end of the block of 16 holding the largest ceil p
       const int64_t to = std::min(round_up(top + 1, kPositionBlock), round_up(p.P, kMR));
       tile_product(false, to - filled, tl.nqp, p.d, bf.e + filled * bf.dp, bf.dp, 1, bf.qt, kTile, qet_rows + filled * kTile, kTile);
       filled = to;

@@ -93,11 +93,10 @@ class FireEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "fire"; }
 
-  // (H, L, L): f of every (query, key) pair's normalised distance.
+  // (H, L, L): f of every (query, key) pair's normalised distance; (H, 2L - 1) below L_thr.
   std::optional<AttentionBias> bias(Tape& t, const Positions& pos) override {
     ORDO_CHECK(pos.length > 0, "fire: Positions.length must be positive, got ", pos.length);
     const int64_t L = pos.length;
-    const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
     Var c = t.param(c_);
     Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
     if (pos.contiguous() && static_cast<Real>(L - 1) < t.value(threshold)[0]) {
@@ -112,7 +111,9 @@ class FireEncoding final : public PositionalEncoding {
       return AttentionBias{reshape(t, f, Shape{heads_, 2 * L - 1}), true};
     }
     // psi of each distance and of each reach once (D and L values, not L^2: log1p is the
-    // costly part), then looked up for every (i, j).
+    // costly part), then looked up for every (i, j). The (L, L) grid is built (and cached)
+    // only here.
+    const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
     Var psi_distance = log1p(t, mul(t, c, t.input(g.distances)));  // (D, 1)
     // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
     Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
