@@ -205,6 +205,19 @@ TEST_CASE("figures of 14 encodings: no two text labels run into each other", "[r
   CHECK(figures >= 4);
 }
 
+namespace {
+// The x tics of the lengths figure of `runs` (task order), reported into dir: "train..." on.
+std::string lengths_tics(const TempDir& dir, const std::vector<RunRecord>& runs) {
+  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
+  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
+                                           read_results_attributes(dir.path + "/results.h5"));
+  const std::string gp = read(r.plot_dir + "/order_lengths.gp");
+  std::smatch m;
+  REQUIRE(std::regex_search(gp, m, std::regex("set xtics \\((\"train[^\n]*)\\)\n")));
+  return m[1];
+}
+}  // namespace
+
 // A sweep of many lengths is thinned to ticks 80 px apart from the left; the longest length,
 // where the extrapolation ends, keeps its label (it fell to the thinning before: 51-150 showed
 // 127 last).
@@ -212,13 +225,7 @@ TEST_CASE("the lengths figure of a sweep labels its longest length", "[report]")
   TempDir dir;
   std::vector<RunRecord> runs{run("order", "rope", 0, 1.0)};
   for (int64_t len = 33; len <= 150; ++len) runs[0].log.eval[len] = {EvalPoint{300, 0.5}};
-  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
-  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
-                                           read_results_attributes(dir.path + "/results.h5"));
-  const std::string gp = read(r.plot_dir + "/order_lengths.gp");
-  std::smatch m;
-  REQUIRE(std::regex_search(gp, m, std::regex("set xtics \\((\"train[^\n]*)\\)\n")));
-  const std::string tics = m[1];
+  const std::string tics = lengths_tics(dir, runs);
   INFO(tics);
   CHECK(tics.find("\"33\" 33") != std::string::npos);
   CHECK(tics.rfind("\"150\" 150") == tics.size() - 9);
@@ -240,13 +247,7 @@ TEST_CASE("the lengths figure of a narrow axis draws one label, not two on top o
   runs[0].settings["min-len"] = runs[0].settings["max-len"] = "100";
   runs[0].log.eval.erase(64), runs[0].log.eval.erase(128);
   runs[0].log.eval[101] = {EvalPoint{300, 0.5}};
-  write_results(dir.path + "/results.h5", runs, {{"tasks", "order"}});
-  const StudyReport r = write_study_report(dir.path, read_results(dir.path + "/results.h5"),
-                                           read_results_attributes(dir.path + "/results.h5"));
-  const std::string gp = read(r.plot_dir + "/order_lengths.gp");
-  std::smatch m;
-  REQUIRE(std::regex_search(gp, m, std::regex("set xtics \\((\"train[^\n]*)\\)\n")));
-  const std::string tics = m[1];
+  const std::string tics = lengths_tics(dir, runs);
   INFO(tics);
   CHECK(tics.find("101") == std::string::npos);
   CHECK(tics.find(", ") == std::string::npos);  // one tick
