@@ -100,30 +100,13 @@ class FireEncoding final : public PositionalEncoding {
     Var c = t.param(c_);
     Var threshold = multiplier_ ? scale(t, t.param(threshold_), length_) : t.param(threshold_);  // L_thr
     if (pos.contiguous() && static_cast<Real>(L - 1) < t.value(threshold)[0]) {
-      // Every pair's denominator is psi(L_thr): x of each offset u - t = j - (L - 1).
-      const Relative r = relatives_.get(L, [&] { return make_relative(L); });
-      Var psi_distance = log1p(t, mul(t, c, t.input(r.distances)));  // (L, 1)
-      Var reach = add(t, t.input(r.reaches), relu(t, sub(t, threshold, t.input(r.reaches))));
-      Var psi_reach = log1p(t, mul(t, c, reach));  // (1, 1): psi(L_thr)
-      Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{L}), reshape(t, psi_reach, Shape{1}), r.distance,
-                           r.reach, r.sign);  // (1, 2L - 1)
-      Var f = scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight), t.param(fc2_.bias));
-      return AttentionBias{reshape(t, f, Shape{heads_, 2 * L - 1}), true};
+      // Every pair's denominator is psi(L_thr): f of each offset u - t = j - (L - 1).
+      const Grid r = relatives_.get(L, [&] { return make_relative(L); });
+      return AttentionBias{reshape(t, mlp_of_ratio(t, c, threshold, r, false), Shape{heads_, 2 * L - 1}), true};
     }
-    // psi of each distance and of each reach once (D and L values, not L^2: log1p is the
-    // costly part), then looked up for every (i, j). The (L, L) grid is built (and cached)
-    // only here.
+    // The (L, L) grid is built (and cached) only here. Causal: the keys j <= i only.
     const Grid g = pos.contiguous() ? grids_.get(L, [&] { return make_grid(pos); }) : make_grid(pos);
-    Var psi_distance = log1p(t, mul(t, c, t.input(g.distances)));  // (D, 1)
-    // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
-    Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
-    Var psi_reach = log1p(t, mul(t, c, reach));  // (L, 1)
-    Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{g.distances.numel()}), reshape(t, psi_reach, Shape{L}),
-                         g.distance, g.reach, g.sign, causal_);  // (L, L), in [-1, 1]; causal: j <= i only
-    // f, heads first (H, L, L): one op (core/ops.h scalar_mlp), causal: the keys j <= i only.
-    Var f = scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight),
-                       t.param(fc2_.bias), causal_);
-    return AttentionBias{f, false};
+    return AttentionBias{mlp_of_ratio(t, c, threshold, g, causal_), false};
   }
 
   std::vector<Parameter*> parameters() override {
@@ -165,18 +148,29 @@ class FireEncoding final : public PositionalEncoding {
     return g;
   }
 
-  // Contiguous positions below the threshold, per offset u - t = j - (L - 1), j < 2L - 1.
-  struct Relative {
-    Tensor distances;    // (L, 1): 0 .. L - 1
-    Tensor reaches;      // (1, 1): position 0, whose reach is L_thr
-    TensorI32 distance;  // (1, 2L - 1): |u - t|
-    TensorI32 reach;     // (1, 2L - 1): 0
-    Tensor sign;         // (1, 2L - 1): sign(t - u)
-  };
-  static Relative make_relative(int64_t L) {
+  // f, heads first (H, grid shape), of x = sign psi(distance) / psi(max(L_thr, reach)) at
+  // every entry of the grid: psi of each distance and of each reach once (D and L values,
+  // not L^2: log1p is the costly part), then looked up per entry; one op each
+  // (lookup_ratio, scalar_mlp), with lower_triangle the entries j <= i only.
+  Var mlp_of_ratio(Tape& t, Var c, Var threshold, const Grid& g, bool lower_triangle) {
+    Var psi_distance = log1p(t, mul(t, c, t.input(g.distances)));  // (D, 1)
+    // max(L_thr, m) = m + relu(L_thr - m), m = max(i, j) (the query position i when causal)
+    Var reach = add(t, t.input(g.reaches), relu(t, sub(t, threshold, t.input(g.reaches))));
+    Var psi_reach = log1p(t, mul(t, c, reach));
+    Var x = lookup_ratio(t, reshape(t, psi_distance, Shape{g.distances.numel()}),
+                         reshape(t, psi_reach, Shape{g.reaches.numel()}), g.distance, g.reach, g.sign,
+                         lower_triangle);  // in [-1, 1]
+    return scalar_mlp(t, x, t.param(fc1_.weight), t.param(fc1_.bias), t.param(fc2_.weight), t.param(fc2_.bias),
+                      lower_triangle);
+  }
+
+  // Contiguous positions below the threshold, per offset u - t = j - (L - 1), j < 2L - 1:
+  // distances (L, 1), reaches (1, 1) (position 0, whose reach is L_thr), distance |u - t|,
+  // reach 0 and sign(t - u), each (1, 2L - 1).
+  static Grid make_relative(int64_t L) {
     const int64_t W = 2 * L - 1;
-    Relative r{Tensor::empty(Shape{L, 1}), Tensor::zeros(Shape{1, 1}), TensorI32::empty(Shape{1, W}),
-               TensorI32::empty(Shape{1, W}), Tensor::empty(Shape{1, W})};
+    Grid r{Tensor::empty(Shape{L, 1}), Tensor::zeros(Shape{1, 1}), TensorI32::empty(Shape{1, W}),
+           TensorI32::empty(Shape{1, W}), Tensor::empty(Shape{1, W})};
     for (int64_t d = 0; d < L; ++d) r.distances[d] = static_cast<Real>(d);
     for (int64_t j = 0; j < W; ++j) {
       const int64_t offset = j - (L - 1);  // u - t
@@ -194,7 +188,7 @@ class FireEncoding final : public PositionalEncoding {
   Parameter c_, threshold_;         // (1) each
   bool causal_;
   TableCache<int64_t, Grid> grids_;  // by length
-  TableCache<int64_t, Relative> relatives_;  // by length
+  TableCache<int64_t, Grid> relatives_;  // by length, below L_thr
 };
 
 }  // namespace
