@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/fastmath.h"
@@ -267,17 +268,66 @@ inline void adjoint_dots(const Real* __restrict w, int64_t d, int64_t stride, in
   for (int v = 0; v < NV; ++v) store_vec(a + i0 + v * kVec, av[v]), store_vec(c + i0 + v * kVec, cv[v]);
 }
 
-// A vector's sum in a fixed association per vector width (8 floats: lane_sum's), so the same
-// bits on every thread count.
-inline Real vector_sum(VReal v) {
-  Real s[kVec];
-  store_vec(s, v);
-  if constexpr (kVec == 8) {
-    return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+// A vector's sum in a fixed association per vector width (8 floats: lane_sum's; otherwise
+// halves added pairwise, s[l] + s[l + n/2], down to one), so the same bits on every thread
+// count. The halves are taken in registers: the first version added them through a stack
+// array, and each add waited on the store before it (store-to-load forwarding), about 40% of
+// adjoint_key's samples at the default model.
+template <int N, class V>
+inline Real halving_sum(V v) {
+  if constexpr (N == 2) {
+    return v[0] + v[1];
   } else {
-    for (int64_t half = kVec / 2; half > 0; half /= 2)  // halves added pairwise
-      for (int64_t l = 0; l < half; ++l) s[l] += s[l + half];
-    return s[0];
+    typedef Real Half __attribute__((vector_size(sizeof(V) / 2)));
+    Half lo, hi;
+    std::memcpy(&lo, &v, sizeof lo);
+    std::memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof lo, sizeof hi);
+    return halving_sum<N / 2>(lo + hi);
+  }
+}
+
+template <class V = VReal>  // a template, so that only the width's own branch is compiled
+inline Real vector_sum(V v) {
+  if constexpr (kVec == 8) {
+    return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+  } else {
+    return halving_sum<int(kVec)>(v);
+  }
+}
+
+// out[i] = vector_sum(v[i]) for kVec vectors at once, the same bits (v is overwritten). With
+// 16 floats to a vector the halving trees of all of them run side by side: at each level two
+// vectors' groups of 2h lanes become one vector's groups of h (t[l] + t[l + h], each group
+// still one vector's), vector i paired with i + n/2 so that the last vector holds the sums in
+// order: 15 vector adds where 16 separate trees took 60 (adjoint_key's two sums per
+// component e were about a third of its time at the default model's d_h = 16).
+constexpr int halving_index(int h, bool high, int p) {
+  const int q = p / h;  // output group q: group q / 2 of the first vector (q even) or the second
+  return (q % 2 ? int(kVec) : 0) + (q / 2) * 2 * h + p % h + (high ? h : 0);
+}
+template <int H, bool kHigh, class Mask, size_t... P>
+constexpr Mask halving_mask(std::index_sequence<P...>) {
+  return Mask{halving_index(H, kHigh, int(P))...};
+}
+template <int H>
+inline void halving_level(VReal* v, int n) {
+  if constexpr (H >= 1) {
+    typedef std::conditional_t<sizeof(Real) == 4, int32_t, int64_t> Index;
+    typedef Index Mask __attribute__((vector_size(kVecBytes)));
+    constexpr Mask lo = halving_mask<H, false, Mask>(std::make_index_sequence<kVec>{});
+    constexpr Mask hi = halving_mask<H, true, Mask>(std::make_index_sequence<kVec>{});
+    for (int i = 0; i < n / 2; ++i)
+      v[i] = __builtin_shuffle(v[i], v[i + n / 2], lo) + __builtin_shuffle(v[i], v[i + n / 2], hi);
+    halving_level<H / 2>(v, n / 2);
+  }
+}
+template <class V = VReal>
+inline void vector_sums(V* v, Real* out) {
+  if constexpr (kVec == 16) {
+    halving_level<int(kVec) / 2>(v, int(kVec));
+    store_vec(out, v[0]);
+  } else {
+    for (int64_t i = 0; i < kVec; ++i) out[i] = vector_sum(v[i]);
   }
 }
 
@@ -304,20 +354,25 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void adjoint_key(const PathPair& x, co
     a[i] *= m, alpha[i] = bj * a[i], gamma[i] = m * (bj * c[i]);
   }
   *db_j -= lane_sum<Real>(end - begin, [&](int64_t i) { return a[begin + i] * c[begin + i]; });
-  for (int64_t e = 0; e < x.d; ++e) {
-    const Real* __restrict re = r + e * kTile;
-    Real* __restrict ge = g + e * kTile;
-    const Real we = wj[e], ke = kj[e];
-    VReal sw{}, sk{};
-    for (int64_t v = begin / kVec; v < end / kVec; ++v) {
-      const VReal rv = load_vec(re + v * kVec), gv = load_vec(ge + v * kVec);
-      const VReal dzv = load_vec(dz + v * kVec), gam = load_vec(gamma + v * kVec);
-      sw += load_vec(alpha + v * kVec) * gv + gam * rv;
-      sk += dzv * rv;
-      store_vec(ge + v * kVec, (gv - gam * we) + dzv * ke);
+  for (int64_t e0 = 0; e0 < x.d; e0 += kVec) {  // kVec components at a time, their sums together
+    VReal sw[kVec] = {}, sk[kVec] = {};
+    const int64_t ne = std::min<int64_t>(kVec, x.d - e0);
+    for (int64_t ee = 0; ee < ne; ++ee) {
+      const int64_t e = e0 + ee;
+      const Real* __restrict re = r + e * kTile;
+      Real* __restrict ge = g + e * kTile;
+      const Real we = wj[e], ke = kj[e];
+      for (int64_t v = begin / kVec; v < end / kVec; ++v) {
+        const VReal rv = load_vec(re + v * kVec), gv = load_vec(ge + v * kVec);
+        const VReal dzv = load_vec(dz + v * kVec), gam = load_vec(gamma + v * kVec);
+        sw[ee] += load_vec(alpha + v * kVec) * gv + gam * rv;
+        sk[ee] += dzv * rv;
+        store_vec(ge + v * kVec, (gv - gam * we) + dzv * ke);
+      }
     }
-    dw_j[e] -= vector_sum(sw);
-    dk_j[e] += vector_sum(sk);
+    Real ws[kVec], ks[kVec];
+    vector_sums(sw, ws), vector_sums(sk, ks);
+    for (int64_t ee = 0; ee < ne; ++ee) dw_j[e0 + ee] -= ws[ee], dk_j[e0 + ee] += ks[ee];
   }
 }
 
@@ -422,15 +477,21 @@ ORDO_WIDE_LOOPS __attribute__((noinline)) void sweep_block_backward(const PathPa
     VReal sb{};
     sweep_vectors(ss, nl, [&](int64_t l) { sb += load_vec(u + l) * load_vec(t + l); });
     db[s] -= vector_sum(sb);
-    for (int64_t c = 0; c < p.d; ++c) {
-      VReal sw{};
-      const Real wc = w[c];
-      sweep_vectors(ss, nl, [&](int64_t l) {
-        const VReal tl = load_vec(t + l), gl = load_vec(dx + c * nl + l);
-        sw += tl * load_vec(x + c * nl + l) + load_vec(u + l) * gl;
-        store_vec(dx + c * nl + l, gl - (beta * tl) * wc);
-      });
-      dw[s * p.d + c] -= beta * vector_sum(sw);
+    for (int64_t c0 = 0; c0 < p.d; c0 += kVec) {  // kVec components at a time, their sums together
+      VReal sw[kVec] = {};
+      const int64_t nc = std::min<int64_t>(kVec, p.d - c0);
+      for (int64_t cc = 0; cc < nc; ++cc) {
+        const int64_t c = c0 + cc;
+        const Real wc = w[c];
+        sweep_vectors(ss, nl, [&](int64_t l) {
+          const VReal tl = load_vec(t + l), gl = load_vec(dx + c * nl + l);
+          sw[cc] += tl * load_vec(x + c * nl + l) + load_vec(u + l) * gl;
+          store_vec(dx + c * nl + l, gl - (beta * tl) * wc);
+        });
+      }
+      Real ws[kVec];
+      vector_sums(sw, ws);
+      for (int64_t cc = 0; cc < nc; ++cc) dw[s * p.d + c0 + cc] -= beta * ws[cc];
     }
   }
 }
