@@ -298,9 +298,10 @@ inline Real vector_sum(V v) {
 // out[i] = vector_sum(v[i]) for kVec vectors at once, the same bits (v is overwritten). With
 // 16 floats to a vector the halving trees of all of them run side by side: at each level two
 // vectors' groups of 2h lanes become one vector's groups of h (t[l] + t[l + h], each group
-// still one vector's), vector i paired with i + n/2 so that the last vector holds the sums in
-// order: 15 vector adds where 16 separate trees took 60 (adjoint_key's two sums per
-// component e were about a third of its time at the default model's d_h = 16).
+// still one vector's), vector i paired with i + n/2 so that the one vector left, v[0], holds
+// the sums in order: 15 vector adds where 16 separate trees took 64 (4 levels each). Even with
+// vector_sum's halves in registers, adjoint_key's two sums per component e were a large part of
+// its time at the default model's d_h = 16.
 constexpr int halving_index(int h, bool high, int p) {
   const int q = p / h;  // output group q: group q / 2 of the first vector (q even) or the second
   return (q % 2 ? int(kVec) : 0) + (q / 2) * 2 * h + p % h + (high ? h : 0);
