@@ -7,11 +7,13 @@
 // depends on (t - u) mod L_b only: positions 0 and L_b - 1 are neighbours, and there is no
 // first or last token. The term differs per sequence, so it is (B, L, d); padded
 // positions get 0.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "core/ops.h"
 #include "layers/posenc/encoding.h"
+#include "layers/posenc/table_cache.h"
 
 namespace ordo {
 namespace {
@@ -36,20 +38,32 @@ class CyclicEncoding final : public PositionalEncoding {
       const int64_t len = pos.lengths.empty() ? L : pos.lengths[b];  // no lengths: unpadded
       ORDO_CHECK(len >= 0 && len <= L, "cyclic: sequence ", b, " has length ", len,
                  " in a batch padded to ", L);
-      for (int64_t p = 0; p < len; ++p) {
-        const double a = 2 * std::numbers::pi * static_cast<double>(p) / static_cast<double>(len);
-        Real* row = pe.data() + (b * L + p) * d_;
-        for (int64_t j = 0; j < d_; ++j) {
-          const double angle = static_cast<double>(j / 2 + 1) * a;  // (k + 1) a, k = j / 2
-          row[j] = static_cast<Real>(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
-        }
-      }
+      if (len == 0) continue;
+      const Tensor ring = rings_.get(len, [&] { return ring_table(len); });  // (len, d)
+      std::copy(ring.data(), ring.data() + len * d_, pe.data() + b * L * d_);
     }
     return add(t, x, t.input(pe));
   }
 
  private:
+  // PE of a sequence of length len, (len, d): one per length, kept (a sin or cos per entry
+  // for every sequence of every batch was most of cyclic's cost, 2.7 ms of a 15.7 ms step at
+  // the default model).
+  Tensor ring_table(int64_t len) const {
+    Tensor ring = Tensor::empty(Shape{len, d_});
+    for (int64_t p = 0; p < len; ++p) {
+      const double a = 2 * std::numbers::pi * static_cast<double>(p) / static_cast<double>(len);
+      Real* row = ring.data() + p * d_;
+      for (int64_t j = 0; j < d_; ++j) {
+        const double angle = static_cast<double>(j / 2 + 1) * a;  // (k + 1) a, k = j / 2
+        row[j] = static_cast<Real>(j % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      }
+    }
+    return ring;
+  }
+
   int64_t d_;
+  TableCache<int64_t, Tensor> rings_;  // by sequence length
 };
 
 }  // namespace
