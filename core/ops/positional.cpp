@@ -330,6 +330,12 @@ Var relative_logits(Tape& t, Var q, Var rel, const TensorI32& idx) {
 
 namespace {
 
+// The item a loop iteration takes, of n: first and last alternately (0, n - 1, 1, n - 2, ...),
+// so that with a lower triangle (few entries in the first rows or chunks, many in the last)
+// each thread's contiguous share of iterations (schedule(static)) holds about as many
+// entries: in order, of two threads, the second had three quarters of them.
+int64_t ends_first(int64_t i, int64_t n) { return i % 2 ? n - 1 - i / 2 : i / 2; }
+
 // The m <= kVec values at p as a vector, zeros past m (a whole vector is one load).
 VReal load_partial(const Real* p, int64_t m) {
   if (m == kVec) return load_vec(p);
@@ -442,14 +448,14 @@ Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triang
     const MlpWeights mw{t.value(w1).data(), t.value(b1).data(), t.value(w2).data(), t.value(b2).data(), K, H};
     Real* yd = Y.data();
     with_heads(H, [&](auto kH) {
-      parallel_for(R, 2 * K * (H + 1) * C, [&](int64_t r) {
-        const int64_t n = width(r);
+      parallel_for(R, 2 * K * (H + 1) * C, [&](int64_t i) {
+        const int64_t r = lower_triangle ? ends_first(i, R) : i, n = width(r);
         scalar_mlp_row<kH()>(mw, xd + r * C, n, yd + r * C, R * C);
         for (int64_t h = 0; h < H; ++h) std::fill(yd + (h * R + r) * C + n, yd + (h * R + r + 1) * C, Real(0));
       });
     });
   }
-  return t.push("scalar_mlp", std::move(Y), [x, w1, b1, w2, b2, R, C, K, H, width](Tape& t, const Tensor& dY) {
+  return t.push("scalar_mlp", std::move(Y), [x, w1, b1, w2, b2, R, C, K, H, width, lower_triangle](Tape& t, const Tensor& dY) {
     const bool want_x = t.needs_grad(x);
     const bool want_w = t.needs_grad(w1) || t.needs_grad(b1) || t.needs_grad(w2) || t.needs_grad(b2);
     if (!want_x && !want_w) return;
@@ -461,8 +467,8 @@ Var scalar_mlp(Tape& t, Var x, Var w1, Var b1, Var w2, Var b2, bool lower_triang
     std::vector<Real> parts(want_w ? static_cast<size_t>(R * P) : 0);
     Tensor dX = want_x ? Tensor::empty(Shape{R, C}) : Tensor();
     with_heads(H, [&](auto kH) {
-      parallel_for(R, 4 * K * (H + 2) * C, [&](int64_t r) {
-        const int64_t n = width(r);
+      parallel_for(R, 4 * K * (H + 2) * C, [&](int64_t i) {
+        const int64_t r = lower_triangle ? ends_first(i, R) : i, n = width(r);
         Real* dxr = want_x ? dX.data() + r * C : nullptr;
         if (dxr) std::fill(dxr + n, dxr + C, Real(0));  // entries past the triangle get no gradient
         std::vector<VReal> lanes(want_w ? static_cast<size_t>(P) : 0, VReal{});
@@ -500,10 +506,6 @@ namespace {
 // grid's size only, so that the sums' order, and with it the bits, do not depend on the thread
 // count.
 int64_t ratio_chunk(int64_t n) { return std::max(int64_t{1} << 14, (n + 63) / 64); }
-// The chunk a loop iteration takes: first and last alternately, so that with a lower
-// triangle (few entries in the first rows, many in the last) each thread's contiguous share
-// of iterations holds about as many entries.
-int64_t ratio_chunk_order(int64_t i, int64_t chunks) { return i % 2 ? chunks - 1 - i / 2 : i / 2; }
 
 // f(e0, e1) for each run of computed entries in [begin, end): all of them, or with a lower
 // triangle those of row r (C entries a row) at columns c <= r.
@@ -540,7 +542,7 @@ Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32&
     Real* xd = X.data();
     std::vector<char> in_range(static_cast<size_t>(chunks));
     parallel_for(chunks, 4 * chunk, [&](int64_t i) {
-      const int64_t c = ratio_chunk_order(i, chunks);
+      const int64_t c = ends_first(i, chunks);
       bool ok = true;
       chunk_runs(c, [&](int64_t e0, int64_t e1) {
         for (int64_t e = e0; e < e1; ++e) ok &= ad[e] >= 0 && ad[e] < nn && bd[e] >= 0 && bd[e] < nd;
@@ -571,7 +573,7 @@ Var lookup_ratio(Tape& t, Var num, Var den, const TensorI32& a, const TensorI32&
     // Each chunk's sums in its own partial row (entry order), the rows then added in order.
     std::vector<Real> part(static_cast<size_t>(chunks * (nn + nd)), Real(0));
     parallel_for(chunks, 6 * chunk, [&](int64_t i) {
-      const int64_t c = ratio_chunk_order(i, chunks);
+      const int64_t c = ends_first(i, chunks);
       Real *pn = part.data() + c * (nn + nd), *pd = pn + nn;
       chunk_runs(c, [&](int64_t e0, int64_t e1) {
         for (int64_t e = e0; e < e1; ++e) {
