@@ -9,8 +9,11 @@
 #
 # Seeds are tried until 5 runs of a cell learned (--kept-seeds 5, at most 20), as their
 # run_multiple_seeds.py tries seeds until 5 are kept. Every study resumes where it stopped
-# (--resume), so the script can be run again after an interruption. Two runs at a time
-# (--jobs 2, or JOBS=1 for two chains of studies side by side), one thread each.
+# (--resume), so the script can be run again after an interruption. One run at a time on
+# every thread (--jobs 1; JOBS=2 for two runs of one thread each): on the 2-core AVX-512 VM a
+# sort APE run took 14.9 steps per second on two threads, where two runs side by side took
+# about 5 each, and a session's machine keeps finished runs only, so a run that finishes
+# sooner loses less when the session ends.
 #
 # CONTINUE=DIR (e.g. docs/results/huang): a study that OUT lacks starts from DIR/<study>/
 # results.h5, whose finished runs are skipped (their records stand for the checkpoints this
@@ -32,7 +35,7 @@ common=(--causal --tie-embeddings --scale-output-init --schedule linear --warmup
         --steps 30000 --until-learned --learned-at 1.0 --learned-evals 1 --eval-every 3000
         --eval-train-sequences 2000 --eval-lens 100,150 --eval-sequences 40 --eval-lens-final 51:150:1
         --seeds 5 --kept-seeds 5 --max-seeds 20 --train-seed 42 --eval-sets-per-seed
-        --jobs "${JOBS:-2}" --ckpt-minutes 10 --quiet --resume)
+        --jobs "${JOBS:-1}" --ckpt-minutes 10 --quiet --resume)
 
 # name task encoding layers heads d lr offset
 studies=(
