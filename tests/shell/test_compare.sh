@@ -94,15 +94,11 @@ grep -q "results.h5 not found" "$dir/err.log" || fail "ordo report without resul
 
 # ---- runs in parallel (--jobs, default one per OpenMP thread) give the same numbers as one at
 # a time: every dataset and attribute of results.h5 but the wall times, bit for bit ----
-numbers() {  # everything in results.h5 except wall_time datasets and wall_seconds attributes
-  local f=$1 d
-  for d in $(h5ls -r "$f" | awk '$2 == "Dataset" && $1 !~ /wall_time$/ {print $1}'); do h5dump -d "$d" "$f" | tail -n +2; done
-  h5dump -A "$f" | tail -n +2 | awk '/ATTRIBUTE "wall_seconds"/ {skip = 1} skip && /^ *}$/ {skip = 0; next} !skip'
-}
+source "$(dirname "$0")/lib/h5_numbers.sh"
 "$ordo" compare "${tiny[@]}" --out "$dir/one" --jobs 1 --quiet || fail "compare --jobs 1 exited $?"
-[[ $(numbers "$dir/one/results.h5" | wc -l) -gt 100 ]] || fail "numbers(): results.h5 dump too short"
-[[ "$(numbers "$out/results.h5")" == "$(numbers "$dir/one/results.h5")" ]] ||
-  { diff <(numbers "$out/results.h5") <(numbers "$dir/one/results.h5") | head; fail "--jobs 1 and --jobs 2 differ"; }
+[[ $(h5_numbers "$dir/one/results.h5" | wc -l) -gt 100 ]] || fail "h5_numbers: results.h5 dump too short"
+diff <(h5_numbers "$out/results.h5") <(h5_numbers "$dir/one/results.h5") >"$dir/jobs.diff" ||
+  { head "$dir/jobs.diff"; fail "--jobs 1 and --jobs 2 differ"; }
 expect2 compare "${tiny[@]}" --out "$dir/bad" --jobs -1
 grep -q -- "--jobs must be >= 0" "$dir/err.log" || fail "--jobs -1 message"
 

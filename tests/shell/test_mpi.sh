@@ -24,16 +24,11 @@ command -v mpirun >/dev/null || { echo "FAIL: mpirun not found (apt-get install 
 command -v h5dump >/dev/null || { echo "FAIL: h5dump not found (apt-get install hdf5-tools)"; finish; exit 1; }
 mpi() { local n=$1; shift; mpirun --oversubscribe -np "$n" "$ordo" "$@"; }
 
-# Everything in an HDF5 file except wall times: datasets (wall_time left out) and attributes
-# (wall_seconds and elapsed_seconds left out), as text at full precision.
-numbers() {
-  local f=$1 d
-  for d in $(h5ls -r "$f" | awk '$2 == "Dataset" && $1 !~ /wall_time$/ {print $1}'); do h5dump -m %.17g -d "$d" "$f" | tail -n +2; done
-  h5dump -A "$f" | tail -n +2 | awk '/ATTRIBUTE "(wall_seconds|elapsed_seconds)"/ {skip = 1} skip && /^ *}$/ {skip = 0; next} !skip'
-}
-same() {  # same <file a> <file b>: every number equal
-  [[ $(numbers "$1" | wc -l) -gt 50 ]] || { echo "  $1: too little to compare"; return 1; }
-  diff <(numbers "$1") <(numbers "$2") >"$dir/diff.txt" || { head -n 8 "$dir/diff.txt"; return 1; }
+source "$(dirname "$0")/lib/h5_numbers.sh"
+same() {  # same <file a> <file b>: every number equal (wall times aside)
+  h5_numbers "$1" >"$dir/a.txt" && h5_numbers "$2" >"$dir/b.txt" || return 1
+  [[ $(wc -l <"$dir/a.txt") -gt 50 ]] || { echo "  $1: too little to compare"; return 1; }
+  diff "$dir/a.txt" "$dir/b.txt" >"$dir/diff.txt" || { head -n 8 "$dir/diff.txt"; return 1; }
 }
 same_checkpoints() {  # every run's final checkpoint in grid A equals grid B's
   local a=$1 b=$2 f n=0
@@ -50,6 +45,9 @@ grid=(compare --tasks order,shift --encodings none,rope "${small[@]}" --batch 8)
 # ---- 1. a study over 2 ranks writes the one-process study's results, bit for bit ----------
 "$ordo" "${grid[@]}" --steps 200 --seeds 2 --out "$dir/one" || { echo "FAIL: the one-process study failed"; finish; exit 1; }
 check "mpirun -np 2 ordo compare exits 0" mpi 2 "${grid[@]}" --steps 200 --seeds 2 --out "$dir/two"
+differ() { ! same "$@" >/dev/null; }
+check "the comparison can fail: seed 0's and seed 1's checkpoints differ" \
+  differ "$dir/one/checkpoints/order/rope/seed0.h5" "$dir/one/checkpoints/order/rope/seed1.h5"
 check "2 ranks: results.h5 equals the one-process study's" same "$dir/one/results.h5" "$dir/two/results.h5"
 check "2 ranks: every checkpoint equals the one-process study's" same_checkpoints "$dir/one" "$dir/two"
 check "2 ranks: summary.md written by rank 0" grep -q '^## Across tasks' "$dir/two/summary.md"
