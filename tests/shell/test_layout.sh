@@ -98,6 +98,7 @@ if [[ "${1:-}" != "--no-self-check" ]]; then
   plant report/summary.cpp 'static const char* kPlanted = "periodic";'
   plant layers/model.h '// see layers/no_such_file.h'
   plant docs/results.md '[gone](no-such-page.md)'
+  plant README.md '[gone](no-such-page.md)'  # a page at the top, whose folder is "."
   # and the unplanted copy passes, so the failures above are the planted lines'
   rm -rf "$tmp/copy" && cp -r "$tmp/src" "$tmp/copy" && (cd "$tmp/copy" && git init -q && git add -A)
   bash "$tmp/copy/tests/shell/test_layout.sh" --no-self-check >/dev/null 2>&1 || problem "the unplanted copy fails"
