@@ -25,11 +25,7 @@ command -v h5dump >/dev/null || { echo "FAIL: h5dump not found (apt-get install 
 mpi() { local n=$1; shift; mpirun --oversubscribe -np "$n" "$ordo" "$@"; }
 
 source "$(dirname "$0")/lib/h5_numbers.sh"
-same() {  # same <file a> <file b>: every number equal (wall times aside)
-  h5_numbers "$1" >"$dir/a.txt" && h5_numbers "$2" >"$dir/b.txt" || return 1
-  [[ $(wc -l <"$dir/a.txt") -gt 50 ]] || { echo "  $1: too little to compare"; return 1; }
-  diff "$dir/a.txt" "$dir/b.txt" >"$dir/diff.txt" || { head -n 8 "$dir/diff.txt"; return 1; }
-}
+same() { h5_same "$1" "$2" "$dir"; }  # every number equal, wall times aside
 same_checkpoints() {  # every run's final checkpoint in grid A equals grid B's
   local a=$1 b=$2 f n=0
   for f in $(cd "$a/checkpoints" && find . -name '*.h5' | sort); do
@@ -47,7 +43,7 @@ grid=(compare --tasks order,shift --encodings none,rope "${small[@]}" --batch 8)
 check "mpirun -np 2 ordo compare exits 0" mpi 2 "${grid[@]}" --steps 200 --seeds 2 --out "$dir/two"
 # The two files differ in their seed's setting too; a weight's row must differ as well (a
 # line "(i,j): ..." of a matrix), so that a comparison that read no dataset does not pass.
-differ() { rm -f "$dir/diff.txt"; ! same "$@" >/dev/null && grep -Eq '^[<>] +\([0-9]+,[0-9]+\): ' "$dir/diff.txt"; }
+differ() { rm -f "$dir/h5_diff.txt"; ! same "$@" >/dev/null && grep -Eq '^[<>] +\([0-9]+,[0-9]+\): ' "$dir/h5_diff.txt"; }
 check "the comparison can fail: seed 0's and seed 1's checkpoints differ" \
   differ "$dir/one/checkpoints/order/rope/seed0.h5" "$dir/one/checkpoints/order/rope/seed1.h5"
 check "2 ranks: results.h5 equals the one-process study's" same "$dir/one/results.h5" "$dir/two/results.h5"

@@ -13,3 +13,12 @@ h5_numbers() {
     skip != "" { if ($0 == skip) skip = ""; next }                  # at the same indentation
     { print }'
 }
+
+#   h5_same A B DIR   # every number of A equal in B (h5_numbers of each, at least 51 lines);
+#                     # else the first lines of the difference, and a non-zero status; DIR
+#                     # holds the dumps and the whole difference (DIR/h5_diff.txt)
+h5_same() {
+  h5_numbers "$1" >"$3/h5_a.txt" && h5_numbers "$2" >"$3/h5_b.txt" || return 1
+  [[ $(wc -l <"$3/h5_a.txt") -gt 50 ]] || { echo "  $1: too little to compare"; return 1; }
+  diff "$3/h5_a.txt" "$3/h5_b.txt" >"$3/h5_diff.txt" || { head -n 8 "$3/h5_diff.txt"; return 1; }
+}
