@@ -6,6 +6,11 @@
 // turning at frequency w_i, so a shift by k is a rotation of every pair by w_i k:
 // PE(t + k) = M_k PE(t) with M_k block-diagonal and independent of t, and
 // PE(t) . PE(u) = sum_i cos(w_i (t - u)) depends on t - u only.
+//
+// With a random offset per training sequence (--random-offset, Huang et al. 2025; spec
+// §2.13), token t of sequence b gets PE(o_b + t), as their APE reads its learned table at
+// o_b + t: the fixed table in place of the learned one, the same placement.
+#include <algorithm>
 #include <cmath>
 
 #include "core/ops.h"
@@ -22,17 +27,34 @@ class SinusoidalEncoding final : public PositionalEncoding {
   }
   std::string name() const override { return "sinusoidal"; }
 
-  // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch.
+  // x (B, L, d) -> x + PE, PE (L, d) broadcast over the batch; with a random offset per
+  // sequence, the (B, L, d) rows PE(o_b + t).
   Var embed(Tape& t, Var x, const Positions& pos) override {
     const Shape& s = t.shape(x);
     ORDO_CHECK(s.rank() == 3 && s[2] == d_, "sinusoidal: embed needs x of shape (B, L, ", d_,
                "), got ", s);
     const int64_t L = s[1];
+    if (!pos.offsets.empty()) return add(t, x, t.input(shifted(pos, s[0], L)));  // new every batch
     if (!pos.contiguous()) return add(t, x, t.input(table(pos, L)));  // randomized: new every batch
     return add(t, x, t.input(tables_.get(L, [&] { return table(pos, L); })));
   }
 
  private:
+  // PE (B, L, d), row (b, t) the encoding of position pos.at(b, t): rows of the contiguous
+  // table, kept per 64 positions (the offsets move every batch; the table need not).
+  Tensor shifted(const Positions& pos, int64_t B, int64_t L) {
+    int64_t n = 0;  // positions 0..n-1 are read
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t r = 0; r < L; ++r) n = std::max(n, pos.at(b, r) + 1);
+    n = (n + 63) / 64 * 64;
+    const Tensor pe = prefixes_.get(n, [&] { return table(Positions{}, n); });
+    Tensor out = Tensor::empty(Shape{B, L, d_});
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t r = 0; r < L; ++r)
+        std::copy_n(pe.data() + pos.at(b, r) * d_, d_, out.data() + (b * L + r) * d_);
+    return out;
+  }
+
   // PE (L, d), row t the encoding of position pos.at(t).
   Tensor table(const Positions& positions, int64_t L) const {
     Tensor pe = Tensor::empty(Shape{L, d_});
@@ -46,7 +68,8 @@ class SinusoidalEncoding final : public PositionalEncoding {
   }
 
   int64_t d_;
-  TableCache<int64_t, Tensor> tables_;  // PE by length
+  TableCache<int64_t, Tensor> tables_;    // PE by length
+  TableCache<int64_t, Tensor> prefixes_;  // PE of positions 0..n-1 (n a multiple of 64), for the offsets
 };
 
 }  // namespace
@@ -59,6 +82,7 @@ EncodingInfo encoding_info_sinusoidal() {
       .make = [](const EncodingConfig& c) -> std::unique_ptr<PositionalEncoding> {
         return std::make_unique<SinusoidalEncoding>(c);
       },
+      .random_offset = RandomOffset::reads,
   };
 }
 

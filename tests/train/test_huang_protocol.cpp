@@ -64,7 +64,7 @@ TEST_CASE("random offset: uniform in [0, N - n], a function of (seed, stream)", 
   CHECK_THROWS_WITH(random_offset(3, 1, 16, 15), Contains("16 tokens does not fit in 15 positions"));
 }
 
-TEST_CASE("random offset: learned reads o + t per sequence, and every encoding said invariant ignores it",
+TEST_CASE("random offset: learned and sinusoidal read o + t per sequence, and every encoding said invariant ignores it",
           "[huang][random_positions][layers]") {
   // Two sequences, 9 and 6 tokens, padded to 9; offsets 5 and 11.
   const TensorI32 x = random_tokens(2, 9, 12, 71);
@@ -98,7 +98,8 @@ TEST_CASE("random offset: learned reads o + t per sequence, and every encoding s
     }
   }
   CHECK(encoding_info("learned").random_offset == RandomOffset::reads);
-  CHECK(encoding_info("sinusoidal").random_offset == RandomOffset::refused);
+  CHECK(encoding_info("sinusoidal").random_offset == RandomOffset::reads);
+  CHECK(encoding_info("rbf").random_offset == RandomOffset::refused);
   CHECK(encoding_info("fire").random_offset == RandomOffset::refused);  // its query position is absolute
 }
 
