@@ -51,4 +51,17 @@ with h5py.File(f"{d}/study/results.h5") as f:
         assert abs(float(cells[5]) - final[0]) < 5e-5, (row, final[0])
 print("per-run bins: ok")
 PY
+# The learned table is their APE only at random offsets: at offset 0 (and sinusoidal, which
+# takes the offsets too) a row names what it is, and no Huang et al. row stands beside it.
+common=(--tasks bin_majority --layers 1 --heads 1 --d-model 16 --d-ff 64 --causal --tie-embeddings --batch 16
+        --same-length=false --steps 20 --eval-every 20 --eval-train-sequences 8 --eval-lens 100 --eval-sequences 1
+        --eval-lens-final 51:150:1 --seeds 1 --quiet)
+"$ordo" compare "${common[@]}" --encodings learned --out "$dir/offset0" >/dev/null
+"$ordo" compare "${common[@]}" --encodings sinusoidal --random-offset 154 --out "$dir/sinusoidal" >/dev/null
+"$python" "$here/docs/results/huang/compare.py" "$dir/offset0" "$dir/sinusoidal" >"$dir/comparison.md"
+grep -qE '^\| bin_majority \| learned, offset 0 \| ordo \(learned\) \| [0-1] / 1 \|' "$dir/comparison.md" ||
+  fail "the learned table at offset 0 named as such"
+grep -qE '^\| bin_majority \| sinusoidal, random offsets \| ordo \(sinusoidal\) \|' "$dir/comparison.md" ||
+  fail "sinusoidal at random offsets named as such"
+! grep -q 'Huang et al. |' "$dir/comparison.md" || fail "a Huang et al. row beside cells that are not theirs"
 echo "test_huang_compare: ok"

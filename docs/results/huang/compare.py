@@ -24,7 +24,7 @@ import h5py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THEIR_TASK = {"unique_sort": "sort", "lm_parity": "parity"}  # ordo's name -> theirs
-THEIR_PE = {"learned": "ape", "none": "nope"}
+THEIR_PE = {"learned": "ape", "none": "nope"}  # learned is their APE only at random offsets
 BINS = [(51, 100), (101, 150)]
 
 
@@ -76,6 +76,22 @@ def seeding(study):
     return f"{stream}, {sets}"
 
 
+def pe_label(study, enc):
+    """The PE column: theirs (ape, nope) where STUDY's encoding is theirs, else ordo's name with
+    what sets it apart (a learned table at offset 0 is not their APE; a fixed table at random
+    offsets is not in their paper)."""
+    with h5py.File(os.path.join(study, "results.h5"), "r") as f:
+        def setting(name):
+            value = f.attrs.get("setting." + name)
+            return value.decode() if isinstance(value, bytes) else value
+        offset, rows = int(setting("random-offset") or 0), int(setting("pe-max-len") or 0)
+    if enc == "none" or (enc == "learned" and offset > 0 and rows == 0):
+        return THEIR_PE[enc]
+    if enc == "learned" and offset == 0:
+        return f"learned, offset 0, {rows} rows" if rows else "learned, offset 0"
+    return f"{enc}, random offsets" if offset > 0 and enc in ("learned", "sinusoidal") else enc
+
+
 def read_theirs():
     with open(os.path.join(HERE, "theirs.csv"), newline="") as f:
         return list(csv.DictReader(f))
@@ -106,20 +122,22 @@ def main(studies):
             ours.append(r)
     # A cell is a study's (task, encoding): two studies of one cell (other seeding, say) stay
     # apart, each row named with its study.
-    cells, studies_of = [], {}
+    path_of = {os.path.basename(os.path.normpath(s)): s for s in studies}
+    cells, studies_of, pe_of = [], {}, {}
     for r in ours:
         key = (r["study"], r["task"], r["encoding"])
         if key not in cells:
             cells.append(key)
-            studies_of.setdefault((r["task"], r["encoding"]), []).append(r["study"])
+            pe_of[key] = pe_label(path_of[r["study"]], r["encoding"])
+            studies_of.setdefault((r["task"], pe_of[key]), []).append(r["study"])
     shown = set()
     out = ["| task | PE | side | runs kept / tried | 0-50 | 51-100 | 101-150 | steps (kept) | all runs 51-100 | all runs 101-150 |",
            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     per_run = []
     for study, task, enc in cells:
-        pe = THEIR_PE.get(enc, enc)
+        pe = pe_of[(study, task, enc)]
         them = [t for t in theirs if t["task"] == THEIR_TASK.get(task, task) and t["pe"] == pe]
-        shared = len(studies_of[(task, enc)]) > 1
+        shared = len(studies_of[(task, pe)]) > 1
         if them and (task, pe) not in shown:
             shown.add((task, pe))
             kept = [t for t in them if t["kept"] == "yes"]
