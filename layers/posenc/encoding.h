@@ -61,7 +61,7 @@ struct Positions {
 // constant) means for an encoding (EncodingInfo::random_offset).
 enum class RandomOffset {
   refused,    // it reads absolute positions and does not take the shift: a run is refused
-  reads,      // it adds its term at the shifted positions (Positions::at(b, t)): learned
+  reads,      // it adds its term at the shifted positions (Positions::at(b, t)): learned, sinusoidal
   invariant,  // it depends on positions only through differences (or not at all), so the
               // shift changes nothing: accepted, and it has nothing to read
 };

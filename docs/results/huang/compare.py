@@ -79,7 +79,8 @@ def seeding(study):
 def pe_label(study, enc):
     """The PE column: theirs (ape, nope) where STUDY's encoding is theirs, else ordo's name with
     what sets it apart (a learned table at offset 0 is not their APE; a fixed table at random
-    offsets is not in their paper)."""
+    offsets is not in their paper). Read from the study's shared settings (the root's
+    attributes): run.sh sets --random-offset and --pe-max-len per study, not per run."""
     with h5py.File(os.path.join(study, "results.h5"), "r") as f:
         def setting(name):
             value = f.attrs.get("setting." + name)
@@ -89,7 +90,9 @@ def pe_label(study, enc):
         return THEIR_PE[enc]
     if enc == "learned" and offset == 0:
         return f"learned, offset 0, {rows} rows" if rows else "learned, offset 0"
-    return f"{enc}, random offsets" if offset > 0 and enc in ("learned", "sinusoidal") else enc
+    if offset > 0 and enc in ("learned", "sinusoidal"):
+        return f"{enc}, random offsets, {rows} rows" if rows else f"{enc}, random offsets"
+    return enc
 
 
 def read_theirs():

@@ -70,6 +70,10 @@ beyond=(
 
 # With no STUDY named: the reproduction (studies); beyond it only when named.
 (($# > 0)) || set -- $(for line in "${studies[@]}"; do echo "${line%% *}"; done)
+names=" $(for line in "${studies[@]}" "${beyond[@]}"; do echo -n "${line%% *} "; done)"
+for study in "$@"; do
+  [[ $names == *" $study "* ]] || { echo "run.sh: no study '$study'; known:$names" >&2; exit 2; }
+done
 for line in "${studies[@]}" "${beyond[@]}"; do
   read -r name task enc layers heads d lr offset more <<<"$line"
   if [[ ! " $* " == *" $name "* ]]; then continue; fi
