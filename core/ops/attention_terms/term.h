@@ -105,8 +105,14 @@ struct PairAt {
 
 // A tile with nq real query rows and nk real keys is computed on rows(nq) x cols(nk) of
 // its (kTile, kTile) buffers: short sequences (L = 16 in a batch) do not pay for 64 x 64.
+// Columns are rounded to one vector (and to kLanes, for exp_row), not to the two-vector
+// register block: tile_product runs a last single vector column as its own blocks, so a tile
+// of 8-16 keys is 16 columns wide with AVX-512, not 32. The columns past nk are masked
+// (p = 0, dS = 0) and every product over them adds exact zeros, so the result is the same
+// bits either way; only the work shrinks.
+constexpr int64_t kColStep = kVec > kLanes ? kVec : kLanes;
 inline int64_t tile_rows(int64_t nq) { return round_up(nq, kMR); }
-inline int64_t tile_cols(int64_t nk) { return round_up(nk, kNR); }  // also a multiple of kLanes
+inline int64_t tile_cols(int64_t nk) { return round_up(nk, kColStep); }
 
 // dst row (d values) = or += s * src row.
 inline void write_row(Real* __restrict dst, const Real* __restrict src, int64_t d, Real s, bool store) {
