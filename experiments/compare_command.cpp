@@ -34,6 +34,9 @@ const std::vector<cli::Option>& compare_options() {
                      "lengths (Huang et al.'s protocol; with --until-learned: stopped 'learned'), at most --max-seeds; "
                      "0 = off", "0", false},
       {"max-seeds", "with --kept-seeds: the most seeds a cell tries (0 = 4 x --kept-seeds)", "0", false},
+      {"lr-seeds", "N > 0, with --lrs: every rate trains the first N seeds only; each cell's rate is chosen on those "
+                   "(docs/spec.md §7.6) and only the chosen rate trains the rest of --seeds; 0 = every rate every "
+                   "seed", "0", false},
       {"task-steps", "training steps per task, e.g. order=1200,shift=400 (tasks not named train --steps)", "", false},
       {"vary", "KEY=V1,V2,...: also sweep a setting (repeatable; the Cartesian product with tasks x encodings x seeds), "
                "e.g. --vary causal=false,true --vary layers=1,2",
@@ -130,6 +133,7 @@ int cmd_compare(const Args& given_args) {
     spec.seeds = parse_int("seeds", p.option("seeds"));
     spec.kept_seeds = parse_int("kept-seeds", p.option("kept-seeds"));
     spec.max_seeds = parse_int("max-seeds", p.option("max-seeds"));
+    spec.lr_seeds = parse_int("lr-seeds", p.option("lr-seeds"));
     spec.task_steps = parse_task_steps(p.option("task-steps"), spec.tasks);
     if (p.has("lrs")) spec.vary.push_back(parse_rates(p.option("lrs"), p.has("lr"), spec.vary));
     for (const auto& [name, value] : p.given)  // --max-steps is --steps (train/settings.cpp)
@@ -153,8 +157,10 @@ int cmd_compare(const Args& given_args) {
   live.message("ordo compare: " + std::to_string(study->spec().tasks.size()) + " task(s) x " +
                std::to_string(study->spec().encodings.size()) + " encoding(s) x " +
                (spec.vary.empty() ? std::string() : std::to_string(variants(spec.vary).size()) + " variant(s) x ") +
-               std::to_string(spec.seeds) + " seed(s) = " +
-               std::to_string(study->runs().size()) + " runs of " +
+               (spec.lr_seeds > 0 ? std::to_string(spec.lr_seeds) + " seed(s) (then " + std::to_string(spec.seeds) +
+                                        " at each cell's chosen rate, --lr-seeds)"
+                                  : std::to_string(spec.seeds) + " seed(s)") +
+               " = " + std::to_string(study->runs().size()) + " runs of " +
                (spec.task_steps.empty() ? std::to_string(spec.base.steps) : "per-task") + " steps -> " + how.out +
                (cluster().distributed() ? ", over " + std::to_string(cluster().size()) + " MPI ranks" : ""));
   StudyProgress show;

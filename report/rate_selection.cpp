@@ -78,7 +78,7 @@ std::pair<std::string, std::string> split_rate(const std::string& variant) {
   return {rest, lr};
 }
 
-RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved) {
+RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved, uint64_t scored_below) {
   RateSelection out;
   std::vector<CellKey> cells;  // in order of first appearance
   std::map<CellKey, std::vector<std::string>> rates;
@@ -91,7 +91,7 @@ RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double s
     if (std::find(cells.begin(), cells.end(), key) == cells.end()) cells.push_back(key);
     auto& listed = rates[key];
     if (std::find(listed.begin(), listed.end(), lr) == listed.end()) listed.push_back(lr);
-    groups[{key, lr}].push_back(&r);
+    if (r.seed < scored_below) groups[{key, lr}].push_back(&r);
   }
   if (!swept) {
     out.selected = runs;

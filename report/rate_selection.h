@@ -18,6 +18,7 @@
 // row whatever rate it chose. A study that does not sweep the rate is passed through as is.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,7 +49,11 @@ struct RateSelection {
   std::vector<RateChoice> choices;  // empty when the study does not sweep the learning rate
 };
 
-RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved = 0.99);
+// scored_below: only runs of seeds below it are scored and enter the literature's view (a study
+// run with --lr-seeds N: its first seed + N, the seeds every rate trained); every run of a
+// chosen rate is selected, whatever its seed.
+RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved = 0.99,
+                                    uint64_t scored_below = UINT64_MAX);
 
 // "lr=3e-4" out of "causal=true,lr=3e-4": the variant without its learning rate, and the rate
 // ("" when the variant does not set it).

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/options.h"
 #include "io/atomic_file.h"
 #include "report/html_report.h"
 #include "report/plots.h"
@@ -98,6 +99,10 @@ std::string study_preamble(const std::vector<RunRecord>& runs, const std::map<st
     os << seeds.size() << " seed(s)";
   }
   if (!seeds.empty()) os << " (seeds " << *seeds.begin() << ".." << *seeds.rbegin() << ")";
+  const std::string lr_seeds = attribute(attributes, "lr-seeds", "");
+  if (!lr_seeds.empty())  // --lr-seeds N: every rate trained the first N seeds, the chosen one all of them
+    os << ", every learning rate on the first " << lr_seeds << " and each cell's chosen rate on all (--lr-seeds "
+       << lr_seeds << ")";
   std::set<std::string> distinct_steps;
   for (const auto& [task, n] : steps) distinct_steps.insert(n);
   // --until-learned: --steps is the most a run takes.
@@ -132,7 +137,13 @@ StudyReport write_study_report(const std::string& out, const std::vector<RunReco
                                const std::map<std::string, std::string>& attributes, double session_seconds) {
   // A study that sweeps the learning rate is read at one rate per cell, chosen on the training
   // lengths (report/rate_selection.h); every other study as it is.
-  const RateSelection selection = select_learning_rates(all_runs);
+  // --lr-seeds N: the rates were chosen on the first N seeds, which every rate trained; the
+  // report scores the same ones, so it shows the choice the study made.
+  uint64_t scored_below = UINT64_MAX;
+  if (const std::string n = attribute(attributes, "lr-seeds", ""); !n.empty())
+    scored_below = static_cast<uint64_t>(parse_int("results.h5 attribute first_seed", attribute(attributes, "first_seed", "0"))) +
+                   static_cast<uint64_t>(parse_int("results.h5 attribute lr-seeds", n));
+  const RateSelection selection = select_learning_rates(all_runs, 0.99, scored_below);
   const std::vector<RunRecord>& runs = selection.selected;
   StudyReport report;
   report.summary_path = out + "/summary.md";

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "cluster/cluster.h"
 #include "cluster/shared_cores.h"
@@ -18,6 +19,7 @@
 #include "layers/model.h"
 #include "layers/posenc/encoding.h"
 #include "io/checkpoint_file.h"
+#include "report/rate_selection.h"
 #include "report/study_report.h"
 #include "study/output_lock.h"
 #include "study/session.h"
@@ -175,6 +177,7 @@ std::map<std::string, std::string> shared_settings(const StudySpec& spec) {
     shared["kept-seeds"] = std::to_string(spec.kept_seeds);
     shared["max-seeds"] = std::to_string(spec.max_seeds > 0 ? spec.max_seeds : 4 * spec.kept_seeds);
   }
+  if (spec.lr_seeds > 0) shared["lr-seeds"] = std::to_string(spec.lr_seeds);
   if (!spec.task_steps.empty()) shared["task-steps"] = task_steps_text(spec.task_steps);
   shared["first_seed"] = std::to_string(spec.base.seed);
   // What the encodings meant to the runs recorded here (layers/posenc/encoding.h): a resumed
@@ -196,7 +199,7 @@ void check_same_protocol(const std::string& results, const std::map<std::string,
     fail("--resume: ", e.what(), "; move ", results, " away to resume from the checkpoints alone");
   }
   const std::map<std::string, std::string> defaults = to_settings(TrainConfig{});
-  for (const std::string key : {"until-learned", "learned-at", "patience", "vary"}) {
+  for (const std::string key : {"until-learned", "learned-at", "patience", "vary", "lr-seeds"}) {
     auto value = [&](const std::map<std::string, std::string>& m) {
       auto it = m.find(key);
       if (it != m.end()) return it->second;
@@ -204,7 +207,9 @@ void check_same_protocol(const std::string& results, const std::map<std::string,
       return d == defaults.end() ? std::string() : d->second;
     };
     auto text = [&](const std::string& v) {
-      return key == "vary" ? (v.empty() ? std::string("no --vary or --lrs") : "--vary " + v) : "--" + key + " " + v;
+      if (key == "vary") return v.empty() ? std::string("no --vary or --lrs") : "--vary " + v;
+      if (key == "lr-seeds" && v.empty()) return std::string("no --lr-seeds");
+      return "--" + key + " " + v;
     };
     ORDO_CHECK(value(theirs) == value(mine), "--resume: the study in ", fs::path(results).parent_path().string(),
                " was run with ", text(value(theirs)), ", this command has ", text(value(mine)),
@@ -301,6 +306,17 @@ void Study::build_runs() {
     ORDO_CHECK(!cluster().distributed(), "--kept-seeds is not available over MPI yet: which seeds a cell adds "
                "depends on the runs before; run the study in one process");
   }
+  ORDO_CHECK(spec_.lr_seeds >= 0, "--lr-seeds must be >= 0 (0 = off), got ", spec_.lr_seeds);
+  if (spec_.lr_seeds > 0) {
+    ORDO_CHECK(std::any_of(spec_.vary.begin(), spec_.vary.end(), [](const Variation& v) { return v.key == "lr"; }),
+               "--lr-seeds chooses among learning rates, and this study sweeps none; add --lrs R1,R2,...");
+    ORDO_CHECK(spec_.lr_seeds < spec_.seeds, "--lr-seeds ", spec_.lr_seeds, " must be below --seeds ", spec_.seeds,
+               " (the seeds the chosen rate trains in all); accepted: 1 to ", spec_.seeds - 1);
+    ORDO_CHECK(spec_.kept_seeds == 0, "--lr-seeds and --kept-seeds both add seeds after the first round; give one "
+               "of them");
+    ORDO_CHECK(!cluster().distributed(), "--lr-seeds is not available over MPI yet: which runs follow the first "
+               "seeds depends on them; run the study in one process");
+  }
   for (const auto& [task, steps] : spec_.task_steps) {
     ORDO_CHECK(std::find(spec_.tasks.begin(), spec_.tasks.end(), task) != spec_.tasks.end(), "--task-steps: '",
                task, "' is not a task of this grid; its tasks: ", join(spec_.tasks));
@@ -344,7 +360,8 @@ void Study::build_runs() {
           if (varied == variant.end() && !spec_.base.model.causal) variant.emplace_back("causal", "true");
         }
         cells_.push_back({task, enc, variant});
-        for (int64_t s = 0; s < spec_.seeds; ++s) runs_.push_back(make_run(cells_.back(), s));
+        const int64_t first_round = spec_.lr_seeds > 0 ? spec_.lr_seeds : spec_.seeds;
+        for (int64_t s = 0; s < first_round; ++s) runs_.push_back(make_run(cells_.back(), s));
       }
   if (resume) claim_finished_rounds();
 }
@@ -424,14 +441,15 @@ void Study::read_records() {
 }
 
 void Study::claim_finished_rounds() {
-  // --kept-seeds: the rounds a study trained before, as far as their runs are all finished,
-  // so that results.h5 keeps their records from the first write on (a record may be a run's
-  // only trace).
+  // --kept-seeds, --lr-seeds: the rounds a study trained before, as far as their runs are all
+  // finished, so that results.h5 keeps their records from the first write on (a record may be
+  // a run's only trace).
   for (;;) {
     std::vector<RunRecord> done;
     for (const StudyRun& r : runs_) {
       if (!r.finished()) return;
-      done.push_back(RunRecord{r.config.task.name, encoding_label(r.config.model), r.config.seed, r.finished_log()});
+      done.push_back(
+          RunRecord{r.config.task.name, encoding_label(r.config.model), r.config.seed, r.finished_log(), {}, r.variant});
     }
     std::vector<StudyRun> more = more_seeds(done);
     if (more.empty()) return;
@@ -447,6 +465,42 @@ bool run_learned(const RunLog& log, double learned_at) {
 }
 
 std::vector<StudyRun> Study::more_seeds(const std::vector<RunRecord>& records) const {
+  return spec_.lr_seeds > 0 ? more_lr_seeds(records) : more_kept_seeds(records);
+}
+
+std::vector<StudyRun> Study::more_lr_seeds(const std::vector<RunRecord>& records) const {
+  std::vector<StudyRun> more;
+  ORDO_CHECK(records.size() == runs_.size(), "study: ", records.size(), " records for ", runs_.size(), " runs");
+  // The first lr_seeds seeds of every rate, each record under its run's variant (lr= included).
+  std::vector<RunRecord> first;
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    const StudyRun& r = runs_[i];
+    ORDO_CHECK(records[i].task == r.config.task.name && records[i].seed == r.config.seed,
+               "study: the records are not in the order of the runs");
+    if (r.config.seed - spec_.base.seed >= static_cast<uint64_t>(spec_.lr_seeds)) continue;
+    RunRecord rec = records[i];
+    rec.variant = r.variant;
+    first.push_back(std::move(rec));
+  }
+  // Each cell's choice (report/rate_selection.h), by (task, encoding, variant without lr=).
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> chosen;
+  for (const RateChoice& c : select_learning_rates(first).choices)
+    chosen[{c.task, c.encoding, c.variant}] = c.rates[c.selected].lr;
+  for (const Cell& cell : cells_) {
+    int64_t tried = 0;
+    const StudyRun* any = nullptr;
+    for (const StudyRun& r : runs_)
+      if (&cells_[r.cell] == &cell) ++tried, any = any ? any : &r;
+    if (!any) continue;
+    const auto [rest, lr] = split_rate(any->variant);
+    const auto it = chosen.find({any->config.task.name, encoding_label(any->config.model), rest});
+    if (it == chosen.end() || it->second != lr) continue;
+    for (int64_t k = tried; k < spec_.seeds; ++k) more.push_back(make_run(cell, k));
+  }
+  return more;
+}
+
+std::vector<StudyRun> Study::more_kept_seeds(const std::vector<RunRecord>& records) const {
   std::vector<StudyRun> more;
   if (spec_.kept_seeds <= 0) return more;
   const int64_t most = spec_.max_seeds > 0 ? spec_.max_seeds : 4 * spec_.kept_seeds;
@@ -510,10 +564,14 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   if (remote) return outcome;
   // --kept-seeds: rounds of further seeds for the cells short of learned runs, each round
   // decided by the runs before it (so the seeds trained do not depend on the schedule).
+  // --lr-seeds: one further round, the chosen rates' remaining seeds.
   for (std::vector<StudyRun> more = more_seeds(outcome.records); !more.empty(); more = more_seeds(outcome.records)) {
     if (progress.message)
-      progress.message("--kept-seeds: " + std::to_string(more.size()) + " more run(s) for the cells short of " +
-                       std::to_string(spec_.kept_seeds) + " learned");
+      progress.message(spec_.lr_seeds > 0
+                           ? "--lr-seeds: " + std::to_string(more.size()) + " more run(s) at the rates chosen on the "
+                                 "first " + std::to_string(spec_.lr_seeds) + " seed(s)"
+                           : "--kept-seeds: " + std::to_string(more.size()) + " more run(s) for the cells short of " +
+                                 std::to_string(spec_.kept_seeds) + " learned");
     for (StudyRun& r : more) runs_.push_back(std::move(r));
     // The runs trained since they were built are finished: their final checkpoints say so
     // (a run resumed from a partial checkpoint still holds that one until reloaded).

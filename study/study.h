@@ -85,6 +85,11 @@ struct StudySpec {
   // (run_learned), at most max_seeds seeds in all (0: 4 N). 0 = off: exactly `seeds`.
   int64_t kept_seeds = 0;
   int64_t max_seeds = 0;
+  // Rates chosen on a few seeds (docs/spec.md §7.6): lr_seeds N > 0, with a learning-rate
+  // sweep: every rate trains seeds base.seed .. base.seed + N - 1; once those have finished,
+  // each cell's rate is chosen on them alone (report/rate_selection.h), and only the chosen
+  // rate trains the remaining seeds up to `seeds`. 0 = off: every rate trains every seed.
+  int64_t lr_seeds = 0;
   // Training steps per task, in the order given; tasks not named train base.steps.
   std::vector<std::pair<std::string, int64_t>> task_steps;
   // The settings the user changed from the defaults, by name: summary.md names them.
@@ -192,11 +197,18 @@ class Study {
   StudyRun make_run(const Cell& cell, int64_t seed_index) const;  // checked; throws naming the run
   // Resume: the finished runs results.h5 records whose checkpoints are gone (make_run).
   void read_records();
-  // Resume: the --kept-seeds rounds whose runs are all finished, appended to runs_.
+  // Resume: the --kept-seeds or --lr-seeds rounds whose runs are all finished, appended to runs_.
   void claim_finished_rounds();
-  // The runs kept_seeds adds after `records` (one per run of runs_): for each cell, the next
-  // seeds up to its shortfall of learned runs, within max_seeds. Empty when none is short.
+  // The runs a further round adds after `records` (one per run of runs_): more_kept_seeds or
+  // more_lr_seeds, whichever the study uses. Empty when nothing is to add.
   std::vector<StudyRun> more_seeds(const std::vector<RunRecord>& records) const;
+  // kept_seeds: for each cell, the next seeds up to its shortfall of learned runs, within
+  // max_seeds.
+  std::vector<StudyRun> more_kept_seeds(const std::vector<RunRecord>& records) const;
+  // lr_seeds: for each cell at the rate chosen on the first lr_seeds seeds, its seeds from
+  // lr_seeds to `seeds`; nothing for the other rates. The choice reads only the first lr_seeds
+  // seeds' records, so it is the same in every round and on every resume.
+  std::vector<StudyRun> more_lr_seeds(const std::vector<RunRecord>& records) const;
 
   StudySpec spec_;
   StudyOptions options_;

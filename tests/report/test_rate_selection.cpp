@@ -132,3 +132,29 @@ TEST_CASE("rate selection: cells apart by their other varied settings, and a stu
   CHECK(same.selected[1].variant == "causal=true");
   CHECK(render_rate_selection_markdown(same).empty());
 }
+
+TEST_CASE("rate selection: scored on the seeds below a bound (--lr-seeds), every seed of the chosen rate kept",
+          "[report][rates][lr_seeds]") {
+  // On seed 0 alone, 1e-3 learned and 3e-4 did not: 1e-3. Counting 1e-3's later seeds (both
+  // failed: 1 of 3 learned) against 3e-4's one seed would not change that here, but scoring
+  // 3e-4's later seed 1 (learned) would (1 of 2 against 1 of 3): the bound keeps the choice on
+  // the seeds every rate trained.
+  const std::vector<RunRecord> runs = {
+      run("rope", "lr=1e-3", 0, 0.999, 0.2, 250), run("rope", "lr=3e-4", 0, 0.6, 0.9),
+      run("rope", "lr=3e-4", 1, 0.999, 0.9, 250), run("rope", "lr=1e-3", 1, 0.5, 0.2),
+      run("rope", "lr=1e-3", 2, 0.5, 0.2),
+  };
+  const RateSelection all = select_learning_rates(runs);
+  CHECK(choice(all, "rope").rates[choice(all, "rope").selected].lr == "3e-4");  // 1/2 against 1/3
+  const RateSelection bounded = select_learning_rates(runs, 0.99, 1);
+  const RateChoice& c = choice(bounded, "rope");
+  REQUIRE(c.rates.size() == 2);
+  CHECK(c.rates[c.selected].lr == "1e-3");
+  CHECK(c.rates[0].seeds == 1);
+  CHECK(c.rates[1].seeds == 1);
+  CHECK(c.best_of.at(0) == 0.999);  // the literature's view: the scored seeds only
+  CHECK(c.best_of.at(64) == 0.9);
+  REQUIRE(bounded.selected.size() == 3);  // every seed of 1e-3, the later ones included
+  for (const RunRecord& r : bounded.selected) CHECK(r.variant.empty());
+  CHECK(bounded.selected[2].seed == 2);
+}

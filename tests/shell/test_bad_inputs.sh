@@ -280,6 +280,12 @@ if has_command compare; then
   row none "--patience needs --until-learned" train --patience 5000 --out @OUT
   row none "--lrs sweeps the learning rate, so --lr has no meaning beside it" compare --lr 1e-3 --lrs 3e-4,1e-3 --out @OUT
   row none "--lrs and --vary lr=... both sweep the learning rate" compare --vary lr=1,2 --lrs 3e-4,1e-3 --out @OUT
+  row none "--lr-seeds chooses among learning rates, and this study sweeps none; add --lrs" compare --lr-seeds 1 --out @OUT
+  row none "--lr-seeds 3 must be below --seeds 3 (the seeds the chosen rate trains in all); accepted: 1 to 2" \
+    compare --lrs 3e-4,1e-3 --lr-seeds 3 --out @OUT
+  row none "--lr-seeds and --kept-seeds both add seeds after the first round; give one of them" \
+    compare --lrs 3e-4,1e-3 --lr-seeds 1 --kept-seeds 2 --out @OUT
+  row none "--lr-seeds must be >= 0 (0 = off), got -1" compare --lrs 3e-4,1e-3 --lr-seeds -1 --out @OUT
   row none "--learned-at must be in (0, 1], got 1.5" compare --until-learned --learned-at 1.5 --out @OUT
   row none "--learned-at must be in (0, 1], got 0" train --until-learned --learned-at 0 --out @OUT
   row none "--patience 5000 is longer than the maximum, --steps 2000" train --until-learned --patience 5000 --out @OUT

@@ -15,6 +15,7 @@
 #include "io/checkpoint_file.h"
 #include "io/results.h"
 #include "report/findings.h"
+#include "report/rate_selection.h"
 #include "study/study.h"
 #include "tests/temp_dir.h"
 
@@ -418,6 +419,79 @@ TEST_CASE("study: --kept-seeds trains further seeds until a cell has N learned r
   CHECK_THROWS_WITH(Study(spec, how), Contains("--max-seeds 1 is below"));
   spec.kept_seeds = 0;
   CHECK_THROWS_WITH(Study(spec, how), Contains("--max-seeds needs --kept-seeds"));
+}
+
+TEST_CASE("study: --lr-seeds trains every rate on the first N seeds and only each cell's chosen rate on the rest",
+          "[study][lr_seeds]") {
+  TempDir dir;
+  StudySpec spec = tiny_spec();
+  spec.tasks = {"flipflop"};  // where 40 steps at 3e-3 move the training-range accuracy (order's stays at 0.5)
+  spec.encodings = {"rope"};
+  spec.task_steps = {};
+  spec.base.steps = 40;
+  spec.base.eval_every = 20;
+  spec.vary = parse_vary({"lr=3e-3,1e-9"});
+  spec.seeds = 3;
+  spec.lr_seeds = 1;
+  StudyOptions how;
+  how.out = dir.path + "/lr";
+  StudyOutcome done;
+  {
+    Study study(spec, how);
+    CHECK(study.runs().size() == 2);  // seed 0 at each rate first
+    done = study.run();
+  }
+  // The choice on seed 0 alone, by the rule the report applies: 3e-3 trains, 1e-9 hardly moves.
+  std::vector<RunRecord> first;
+  for (const RunRecord& r : done.records)
+    if (r.seed == 0) first.push_back(r);
+  REQUIRE(first.size() == 2);
+  const RateSelection on_first = select_learning_rates(first);
+  REQUIRE(on_first.choices.size() == 1);
+  const RateChoice& c = on_first.choices[0];
+  CHECK(c.rates[c.selected].lr == "3e-3");
+  CHECK(c.rates[0].train_acc > c.rates[1].train_acc);
+  // Then seeds 1 and 2 at 3e-3 only.
+  CHECK(done.trained == 4);
+  std::vector<std::string> runs;
+  for (const RunRecord& r : done.records) runs.push_back(r.variant + "/" + std::to_string(r.seed));
+  CHECK(runs == std::vector<std::string>{"lr=3e-3/0", "lr=1e-9/0", "lr=3e-3/1", "lr=3e-3/2"});
+  CHECK(read_results(done.results_path).size() == 4);
+  CHECK(read_results_attributes(done.results_path).at("lr-seeds") == "1");
+  std::ifstream md_file(done.summary_path);
+  const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
+  CHECK(md.find("every learning rate on the first 1 and each cell's chosen rate on all (--lr-seeds 1)") !=
+        std::string::npos);
+  CHECK(md.find("| rope | 0.003 |") != std::string::npos);  // the Learning rates table: the study's choice
+
+  // Resumed: both rounds found finished, from the checkpoints and then from results.h5 alone.
+  how.existing = ExistingOutput::Resume;
+  const StudyOutcome again = Study(spec, how).run();
+  CHECK(again.trained == 0);
+  REQUIRE(again.records.size() == 4);
+  for (size_t i = 0; i < 4; ++i) CHECK(again.records[i].log.train_loss == done.records[i].log.train_loss);
+  fs::remove_all(how.out + "/checkpoints");
+  {
+    Study study(spec, how);
+    CHECK(study.runs().size() == 4);
+    CHECK(study.steps_to_train() == 0);
+  }
+  // Another --lr-seeds, or none, is another protocol: refused on resume.
+  spec.lr_seeds = 2;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("was run with --lr-seeds 1, this command has --lr-seeds 2"));
+  spec.lr_seeds = 0;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("this command has no --lr-seeds"));
+
+  // Bad settings are refused before anything runs.
+  how.existing = ExistingOutput::Replace;
+  spec.lr_seeds = 3;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("--lr-seeds 3 must be below --seeds 3"));
+  spec.lr_seeds = 1;
+  spec.kept_seeds = 2;
+  CHECK_THROWS_WITH(Study(spec, how), Contains("give one of them"));
+  spec.kept_seeds = 0;
+  spec.vary = parse_vary({"causal=false,true"});
+  CHECK_THROWS_WITH(Study(spec, how), Contains("this study sweeps none; add --lrs"));
 }
 
 TEST_CASE("study: a task given fewer --task-steps than --patience runs without patience", "[study][stopping]") {
