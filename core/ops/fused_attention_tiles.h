@@ -102,8 +102,9 @@ inline void register_block(int64_t K, const Real* __restrict a, int64_t a_rs, in
 // C (M, N; row stride ldc) (+)= A (M, K) B (K, N; row stride ldb), where A's element (i, k)
 // is a[i * a_rs + k * a_cs] (so A may be a transposed view). M must be a multiple of kMR
 // and N of kVec (the callers pad their tiles with zeros); K is free. Column pairs of vectors
-// run as kMR x 2-vector blocks; a last single vector column (d_h = 16 with AVX-512) as
-// 2 kMR x 1-vector blocks, so that it too has 2 kMR FMAs in flight.
+// run as kMR x 2-vector blocks; a last single vector column (d_h = 16 with AVX-512, a tile of
+// 8-16 or 33-48 keys, term.h's tile_cols) as 2 kMR x 1-vector blocks, so that it too has
+// 2 kMR FMAs in flight. Every element is the same chain of FMAs in any block shape.
 template <bool kAccumulate>
 void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int64_t a_rs,
                   int64_t a_cs, const Real* __restrict b, int64_t ldb, Real* __restrict c,
