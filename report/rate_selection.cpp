@@ -52,6 +52,7 @@ RateScore score(const std::string& lr, const std::vector<const RunRecord*>& runs
 
 // a before b by the rule of rate_selection.h (the listed order breaks the last tie).
 bool better(const RateScore& a, const RateScore& b) {
+  if ((a.seeds == 0) != (b.seeds == 0)) return b.seeds == 0;  // a rate without a scored run ranks last
   const double share_a = a.seeds ? static_cast<double>(a.learned) / a.seeds : 0;
   const double share_b = b.seeds ? static_cast<double>(b.learned) / b.seeds : 0;
   if (share_a != share_b) return share_a > share_b;
@@ -80,6 +81,7 @@ std::pair<std::string, std::string> split_rate(const std::string& variant) {
 
 RateSelection select_learning_rates(const std::vector<RunRecord>& runs, double solved, uint64_t scored_below) {
   RateSelection out;
+  out.scored_below = scored_below;
   std::vector<CellKey> cells;  // in order of first appearance
   std::map<CellKey, std::vector<std::string>> rates;
   std::map<std::pair<CellKey, std::string>, std::vector<const RunRecord*>> groups;
@@ -179,31 +181,42 @@ std::vector<std::vector<std::string>> literature_table(const RateSelection& sele
   return rows;
 }
 
-std::string rate_selection_rule(double solved) {
-  return "Each cell's tables, findings and figures are its runs at one learning rate, chosen on the held-out "
-         "training-length set only (never a longer length): the most seeds at >= " + fixed_or_dash(solved, 2) +
-         " there, then the highest mean accuracy there, then the earliest mean step reaching " +
-         fixed_or_dash(solved, 2) + ", then the lowest loss there (docs/spec.md §7.6). Each rate: seeds learned / "
-         "seeds, mean training-length accuracy, mean first step >= " + fixed_or_dash(solved, 2) + ".";
+std::string rate_selection_rule(double solved, uint64_t scored_below) {
+  std::string rule =
+      "Each cell's tables, findings and figures are its runs at one learning rate, chosen on the held-out "
+      "training-length set only (never a longer length): the most seeds at >= " + fixed_or_dash(solved, 2) +
+      " there, then the highest mean accuracy there, then the earliest mean step reaching " +
+      fixed_or_dash(solved, 2) + ", then the lowest loss there (docs/spec.md §7.6). Each rate: seeds learned / "
+      "seeds, mean training-length accuracy, mean first step >= " + fixed_or_dash(solved, 2) + ".";
+  if (scored_below != UINT64_MAX)
+    rule += " Every rate is scored on seeds below " + std::to_string(scored_below) +
+            " only, the seeds every rate trained (--lr-seeds); the chosen rate's later seeds, which the choice "
+            "never read, are in the tables.";
+  return rule;
 }
 
-std::string literature_view_note() {
+std::string literature_view_note(uint64_t scored_below) {
   return "For comparison with papers only (Deletang et al. 2023 and Ruoss et al. 2023 report the best run over "
          "seeds and learning rates): the highest final accuracy of any run of the cell, at any rate, at each "
-         "length. It reads the test lengths, so it is not a selection rule: the tables above are.";
+         "length" + (scored_below == UINT64_MAX ? std::string()
+                                               : " (of the seeds below " + std::to_string(scored_below) +
+                                                     ", which every rate trained: --lr-seeds)") +
+         ". It reads the test lengths, so it is not a selection rule: the tables above are.";
 }
 
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved) {
   if (selection.choices.empty()) return "";
   std::ostringstream os;
-  os << "\n## Learning rates\n\n" << rate_selection_rule(solved) << " **Bold** = chosen.\n\n";
+  os << "\n## Learning rates\n\n" << rate_selection_rule(solved, selection.scored_below) << " **Bold** = chosen.\n\n";
   const std::vector<std::string> tasks = rate_tasks(selection);
   for (const std::string& task : tasks) {
     os << "### " << task << "\n\n";
     os << markdown_table(rate_table(selection, task, true), {"encoding", "every rate"});
     os << "\n";
   }
-  os << "## The literature's view: best of every seed and rate\n\n" << literature_view_note() << "\n\n";
+  os << "## The literature's view: best of every "
+     << (selection.scored_below == UINT64_MAX ? "seed and rate" : "rate on the seeds they share") << "\n\n"
+     << literature_view_note(selection.scored_below) << "\n\n";
   for (const std::string& task : tasks) {
     os << "### " << task << "\n\n";
     os << markdown_table(literature_table(selection, task), {"encoding"});

@@ -47,6 +47,7 @@ struct RateChoice {
 struct RateSelection {
   std::vector<RunRecord> selected;  // every run of a selected rate (all runs when none swept)
   std::vector<RateChoice> choices;  // empty when the study does not sweep the learning rate
+  uint64_t scored_below = UINT64_MAX;  // the seeds scored (select_learning_rates), for the notes
 };
 
 // scored_below: only runs of seeds below it are scored and enter the literature's view (a study
@@ -73,8 +74,9 @@ std::vector<std::vector<std::string>> rate_table(const RateSelection& selection,
 // One task's literature's view, header first: the best accuracy of any run at each length.
 std::vector<std::vector<std::string>> literature_table(const RateSelection& selection, const std::string& task);
 // The sentences that say how the rate is chosen, and what the literature's view is for.
-std::string rate_selection_rule(double solved = 0.99);
-std::string literature_view_note();
+// With scored_below (--lr-seeds), each also says which seeds were scored.
+std::string rate_selection_rule(double solved = 0.99, uint64_t scored_below = UINT64_MAX);
+std::string literature_view_note(uint64_t scored_below = UINT64_MAX);
 
 // summary.md's sections on the choice: "" when nothing was chosen.
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved = 0.99);

@@ -141,8 +141,8 @@ StudyReport write_study_report(const std::string& out, const std::vector<RunReco
   // report scores the same ones, so it shows the choice the study made.
   uint64_t scored_below = UINT64_MAX;
   if (const std::string n = attribute(attributes, "lr-seeds", ""); !n.empty())
-    scored_below = static_cast<uint64_t>(parse_int("results.h5 attribute first_seed", attribute(attributes, "first_seed", "0"))) +
-                   static_cast<uint64_t>(parse_int("results.h5 attribute lr-seeds", n));
+    scored_below = static_cast<uint64_t>(parse_int("seed", attribute(attributes, "first_seed", "0"))) +
+                   static_cast<uint64_t>(parse_int("lr-seeds", n));
   const RateSelection selection = select_learning_rates(all_runs, 0.99, scored_below);
   const std::vector<RunRecord>& runs = selection.selected;
   StudyReport report;

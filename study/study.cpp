@@ -311,7 +311,8 @@ void Study::build_runs() {
     ORDO_CHECK(std::any_of(spec_.vary.begin(), spec_.vary.end(), [](const Variation& v) { return v.key == "lr"; }),
                "--lr-seeds chooses among learning rates, and this study sweeps none; add --lrs R1,R2,...");
     ORDO_CHECK(spec_.lr_seeds < spec_.seeds, "--lr-seeds ", spec_.lr_seeds, " must be below --seeds ", spec_.seeds,
-               " (the seeds the chosen rate trains in all); accepted: 1 to ", spec_.seeds - 1);
+               " (the seeds the chosen rate trains in all); accepted: ",
+               spec_.seeds > 1 ? "1 to " + std::to_string(spec_.seeds - 1) : std::string("none below --seeds 1: give --seeds 2 or more"));
     ORDO_CHECK(spec_.kept_seeds == 0, "--lr-seeds and --kept-seeds both add seeds after the first round; give one "
                "of them");
     ORDO_CHECK(!cluster().distributed(), "--lr-seeds is not available over MPI yet: which runs follow the first "

@@ -141,7 +141,7 @@ TEST_CASE("rate selection: scored on the seeds below a bound (--lr-seeds), every
   // the seeds every rate trained.
   const std::vector<RunRecord> runs = {
       run("rope", "lr=1e-3", 0, 0.999, 0.2, 250), run("rope", "lr=3e-4", 0, 0.6, 0.9),
-      run("rope", "lr=3e-4", 1, 0.999, 0.9, 250), run("rope", "lr=1e-3", 1, 0.5, 0.2),
+      run("rope", "lr=3e-4", 1, 0.999, 0.95, 250), run("rope", "lr=1e-3", 1, 0.5, 0.2),
       run("rope", "lr=1e-3", 2, 0.5, 0.2),
   };
   const RateSelection all = select_learning_rates(runs);
@@ -153,8 +153,24 @@ TEST_CASE("rate selection: scored on the seeds below a bound (--lr-seeds), every
   CHECK(c.rates[0].seeds == 1);
   CHECK(c.rates[1].seeds == 1);
   CHECK(c.best_of.at(0) == 0.999);  // the literature's view: the scored seeds only
-  CHECK(c.best_of.at(64) == 0.9);
+  CHECK(c.best_of.at(64) == 0.9);  // not 3e-4's seed 1 (0.95), which the bound leaves out
+  CHECK(choice(all, "rope").best_of.at(64) == 0.95);
   REQUIRE(bounded.selected.size() == 3);  // every seed of 1e-3, the later ones included
   for (const RunRecord& r : bounded.selected) CHECK(r.variant.empty());
   CHECK(bounded.selected[2].seed == 2);
+}
+
+TEST_CASE("rate selection: a rate without a scored run ranks last, and the notes name the scored seeds",
+          "[report][rates][lr_seeds]") {
+  // 3e-4 listed first but with its only run above the bound: 1e-3 (unlearned) still wins.
+  const std::vector<RunRecord> runs = {run("rope", "lr=3e-4", 1, 0.999, 0.9, 250), run("rope", "lr=1e-3", 0, 0.4, 0.2)};
+  const RateSelection s = select_learning_rates(runs, 0.99, 1);
+  const RateChoice& c = choice(s, "rope");
+  REQUIRE(c.rates.size() == 2);
+  CHECK(c.rates[0].seeds == 0);
+  CHECK(c.rates[c.selected].lr == "1e-3");
+  CHECK_THAT(render_rate_selection_markdown(s), Contains("scored on seeds below 1 only"));
+  CHECK_THAT(literature_view_note(1), Contains("of the seeds below 1"));
+  CHECK(literature_view_note().find("seeds below") == std::string::npos);
+  CHECK(rate_selection_rule().find("--lr-seeds") == std::string::npos);
 }

@@ -425,12 +425,15 @@ TEST_CASE("study: --lr-seeds trains every rate on the first N seeds and only eac
           "[study][lr_seeds]") {
   TempDir dir;
   StudySpec spec = tiny_spec();
-  spec.tasks = {"flipflop"};  // where 40 steps at 3e-3 move the training-range accuracy (order's stays at 0.5)
+  // shift, 80 steps without warm-up: at 1e-2 the training-range accuracy reached 0.94 (one of
+  // two seeds learned) where 1e-9 stayed at 0.52 (measured on the AVX-512 VM, 2026-12-03).
+  spec.tasks = {"shift"};
   spec.encodings = {"rope"};
   spec.task_steps = {};
-  spec.base.steps = 40;
-  spec.base.eval_every = 20;
-  spec.vary = parse_vary({"lr=3e-3,1e-9"});
+  spec.base.steps = 80;
+  spec.base.eval_every = 40;
+  spec.base.warmup = 0;
+  spec.vary = parse_vary({"lr=1e-9,1e-2"});  // the rate that trains listed second: not the tie-break's pick
   spec.seeds = 3;
   spec.lr_seeds = 1;
   StudyOptions how;
@@ -441,7 +444,7 @@ TEST_CASE("study: --lr-seeds trains every rate on the first N seeds and only eac
     CHECK(study.runs().size() == 2);  // seed 0 at each rate first
     done = study.run();
   }
-  // The choice on seed 0 alone, by the rule the report applies: 3e-3 trains, 1e-9 hardly moves.
+  // The choice on seed 0 alone, by the rule the report applies: 1e-2 trains, 1e-9 hardly moves.
   std::vector<RunRecord> first;
   for (const RunRecord& r : done.records)
     if (r.seed == 0) first.push_back(r);
@@ -449,20 +452,22 @@ TEST_CASE("study: --lr-seeds trains every rate on the first N seeds and only eac
   const RateSelection on_first = select_learning_rates(first);
   REQUIRE(on_first.choices.size() == 1);
   const RateChoice& c = on_first.choices[0];
-  CHECK(c.rates[c.selected].lr == "3e-3");
-  CHECK(c.rates[0].train_acc > c.rates[1].train_acc);
-  // Then seeds 1 and 2 at 3e-3 only.
+  CHECK(c.rates[c.selected].lr == "1e-2");
+  CHECK(c.rates[1].train_acc > c.rates[0].train_acc + 0.2);
+  // Then seeds 1 and 2 at 1e-2 only.
   CHECK(done.trained == 4);
   std::vector<std::string> runs;
   for (const RunRecord& r : done.records) runs.push_back(r.variant + "/" + std::to_string(r.seed));
-  CHECK(runs == std::vector<std::string>{"lr=3e-3/0", "lr=1e-9/0", "lr=3e-3/1", "lr=3e-3/2"});
+  CHECK(runs == std::vector<std::string>{"lr=1e-9/0", "lr=1e-2/0", "lr=1e-2/1", "lr=1e-2/2"});
   CHECK(read_results(done.results_path).size() == 4);
   CHECK(read_results_attributes(done.results_path).at("lr-seeds") == "1");
   std::ifstream md_file(done.summary_path);
   const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
   CHECK(md.find("every learning rate on the first 1 and each cell's chosen rate on all (--lr-seeds 1)") !=
         std::string::npos);
-  CHECK(md.find("| rope | 0.003 |") != std::string::npos);  // the Learning rates table: the study's choice
+  CHECK(md.find("| rope | 0.01 |") != std::string::npos);  // the Learning rates table: the study's choice
+  CHECK(md.find("Every rate is scored on seeds below 1 only") != std::string::npos);
+  CHECK(md.find("## The literature's view: best of every rate on the seeds they share") != std::string::npos);
 
   // Resumed: both rounds found finished, from the checkpoints and then from results.h5 alone.
   how.existing = ExistingOutput::Resume;
