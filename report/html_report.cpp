@@ -309,7 +309,8 @@ std::string report_json(const ReportInput& in) {
   j.raw(",").key("findings_legend").str(findings_legend(tasks));
   if (in.rates && !in.rates->choices.empty())
     j.raw(",").key("rate_rule").str(rate_selection_rule(0.99, in.rates->scored_below)).raw(",").key("literature_note")
-        .str(literature_view_note(in.rates->scored_below));
+        .str(literature_view_note(in.rates->scored_below)).raw(",").key("literature_title")
+        .str(literature_view_title(in.rates->scored_below));
   j.raw("}");
   return j.text();
 }

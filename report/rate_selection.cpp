@@ -195,6 +195,11 @@ std::string rate_selection_rule(double solved, uint64_t scored_below) {
   return rule;
 }
 
+std::string literature_view_title(uint64_t scored_below) {
+  return std::string("The literature's view: best of every ") +
+         (scored_below == UINT64_MAX ? "seed and rate" : "rate on the seeds they share");
+}
+
 std::string literature_view_note(uint64_t scored_below) {
   return "For comparison with papers only (Deletang et al. 2023 and Ruoss et al. 2023 report the best run over "
          "seeds and learning rates): the highest final accuracy of any run of the cell, at any rate, at each "
@@ -214,9 +219,8 @@ std::string render_rate_selection_markdown(const RateSelection& selection, doubl
     os << markdown_table(rate_table(selection, task, true), {"encoding", "every rate"});
     os << "\n";
   }
-  os << "## The literature's view: best of every "
-     << (selection.scored_below == UINT64_MAX ? "seed and rate" : "rate on the seeds they share") << "\n\n"
-     << literature_view_note(selection.scored_below) << "\n\n";
+  os << "## " << literature_view_title(selection.scored_below) << "\n\n" << literature_view_note(selection.scored_below)
+     << "\n\n";
   for (const std::string& task : tasks) {
     os << "### " << task << "\n\n";
     os << markdown_table(literature_table(selection, task), {"encoding"});

@@ -77,6 +77,7 @@ std::vector<std::vector<std::string>> literature_table(const RateSelection& sele
 // With scored_below (--lr-seeds), each also says which seeds were scored.
 std::string rate_selection_rule(double solved = 0.99, uint64_t scored_below = UINT64_MAX);
 std::string literature_view_note(uint64_t scored_below = UINT64_MAX);
+std::string literature_view_title(uint64_t scored_below = UINT64_MAX);  // the section's heading
 
 // summary.md's sections on the choice: "" when nothing was chosen.
 std::string render_rate_selection_markdown(const RateSelection& selection, double solved = 0.99);
