@@ -59,7 +59,10 @@
 // it, else AVX2) on zero-padded tiles, so inner loops have fixed trip counts; d is padded to
 // one vector, not two (d_h = 16 is one AVX-512 vector: padding it to 32 doubled the P V
 // products; tiny on a Zen 5 went from 46% to 51% of peak with both changes). exp is
-// core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32.
+// core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32. Where a
+// mask hides part of a tile (the upper triangle of a causal diagonal tile, a window's edge),
+// the products leave it out by bands of kMR rows (QueryBands, tile_product_bands): the terms
+// left out are exact zeros, so the bits are those of the whole tile's products.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -132,16 +135,55 @@ void reduce_terms(const LogitTermUnits& units, LogitTermGrads& grads, std::index
   (std::get<I>(units).reduce(std::get<I>(grads)), ...);
 }
 
+// The masked part of a tile pair (query rows t0 .. t0 + nq - 1, keys u0 .. u0 + nk - 1), to
+// leave out of its products (causal: the upper triangle of the diagonal tile; a window: the
+// keys outside it). key_begin(t) and key_end(t) do not fall as t grows (core/ops.h), so per
+// block r of kMR query rows, key_end[r] (its last real row's visible end; 0 for a block of
+// padding rows) bounds every key its rows see, and per block of kMR keys the queries that see
+// one of them are an interval [q_begin, q_end). cols_end[r] = key_end[r] rounded to kColStep
+// (at most cols): the score columns to compute. banded = false where every row sees every key
+// of the tile (the plain products then).
+struct QueryBands {
+  bool banded = false;
+  int64_t key_end[kTile / kMR], cols_end[kTile / kMR];  // per block of query rows
+  int64_t q_begin[kTile / kMR], q_end[kTile / kMR];     // per block of keys
+  QueryBands(const Plan& p, int64_t b, int64_t t0, int64_t nq, int64_t u0, int64_t nk) {
+    int64_t lo[kTile], nv[kTile];
+    for (int64_t i = 0; i < nq; ++i) {
+      std::tie(lo[i], nv[i]) = p.visible_columns(b, t0 + i, u0, nk);
+      banded = banded || lo[i] > 0 || nv[i] < nk;
+    }
+    if (!banded) return;
+    const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
+    for (int64_t r = 0; r * kMR < rows; ++r) {
+      const int64_t last = std::min(nq, (r + 1) * kMR) - 1;
+      key_end[r] = last >= r * kMR ? nv[last] : 0;
+      cols_end[r] = std::min(cols, round_up(key_end[r], kColStep));
+    }
+    int64_t i0 = 0, i1 = 0;
+    for (int64_t r = 0; r * kMR < nk; ++r) {
+      const int64_t x0 = r * kMR;
+      while (i0 < nq && nv[i0] <= x0) ++i0;          // rows before i0 see no key >= x0
+      while (i1 < nq && lo[i1] < x0 + kMR) ++i1;     // rows from i1 on see no key < x0 + kMR
+      q_begin[r] = i0;
+      q_end[r] = std::max(i0, i1);
+    }
+  }
+};
+
 // Raw scores of one tile: S (rows, cols) = Qs (rows, dp) Kt (d, cols) + the terms, with -inf
 // at masked keys, for the query tile starting at t0 (nq real rows) and the key tile starting
 // at u0 (nk real keys); S has row stride kTile. Rows >= nq are -inf. Shared by forward and
 // backward, so the backward sees bitwise the forward's scores. With SSMax, Qs's rows already
 // carry their factors, and factor (of every row, or null) scales the terms' rows.
+// cols_end (null: every column): per block of kMR rows, the columns its product computes
+// (QueryBands); the rest are masked below like any masked key.
 template <class Pairs>
 void tile_scores(const Plan& p, int64_t b, Pairs& terms, const Real* factor, int64_t t0, int64_t nq, int64_t u0,
-                 int64_t nk, const Real* Qs, const Real* Kt, Real* S) {
+                 int64_t nk, const Real* Qs, const Real* Kt, Real* S, const int64_t* cols_end = nullptr) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
-  tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  if (cols_end) tile_product_bands<false>(rows, cols, p.d, Bands{cols_end, nullptr, nullptr}, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  else tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
   each(terms, [&](auto& term) { term.tile(t0, nq, u0, nk); });
   for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
@@ -198,7 +240,8 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
       const int64_t nk = std::min(kTile, u_end - u0), cols = tile_cols(nk);
       copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
       copy_padded(v + u0 * ldv, nk, dv, ldv, 1, Vs, nk, dvp);
-      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S);
+      const QueryBands bands(p, b, t0, nq, u0, nk);
+      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S, bands.banded ? bands.cols_end : nullptr);
       // The online softmax step, one pass over the rows per stage. Row by row, each row was
       // one long dependency chain (maximum, its horizontal reduction, the exps, their sum,
       // its horizontal reduction) that the next rows could hardly overlap with; by stages,
@@ -228,7 +271,11 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
           const Real ai = alpha[i];
           for (int64_t c = 0; c < dvp; ++c) a[c] *= ai;
         }
-      tile_product(u0 > u_start, rows, dvp, nk, S, kTile, 1, Vs, dvp, acc, dvp);  // acc (+)= P V
+      if (bands.banded)  // acc (+)= P V over each block's visible keys
+        tile_product_bands(u0 > u_start, rows, dvp, nk, Bands{nullptr, nullptr, bands.key_end}, S, kTile, 1, Vs, dvp,
+                           acc, dvp);
+      else
+        tile_product(u0 > u_start, rows, dvp, nk, S, kTile, 1, Vs, dvp, acc, dvp);  // acc (+)= P V
     }
     // The rows' 1 / l and lse = m + log2 l (base 2, like the scores), in one loop over the
     // rows that vectorises (a log2f call per row was 10% of a forward pair at L = 40). A row
@@ -342,10 +389,16 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
       const int64_t nq = std::min(kTile, L - t0), rows = tile_rows(nq);
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dvp;
-      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qi, Kt, P);
-      tile_product<false>(rows, cols, dv, dOi, dvp, 1, Vt, kTile, dS, kTile);  // dP
+      const QueryBands bands(p, b, t0, nq, u0, nk);
+      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qi, Kt, P, bands.banded ? bands.cols_end : nullptr);
+      if (bands.banded)  // dP over each block's computed columns
+        tile_product_bands<false>(rows, cols, dv, Bands{bands.cols_end, nullptr, nullptr}, dOi, dvp, 1, Vt, kTile, dS, kTile);
+      else
+        tile_product<false>(rows, cols, dv, dOi, dvp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
-      // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0.
+      // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0. With bands, dP
+      // past a block's computed columns was not written: there P = dS = 0 are stored (masked
+      // keys: the same zeros, up to the sign of dS's).
       for (int64_t i = 0; i < rows; ++i) {
         Real* __restrict pr = P + i * kTile;
         Real* __restrict ds = dS + i * kTile;
@@ -356,18 +409,28 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
           continue;
         }
         const Real Di = D[t0 + i];
-        for (int64_t x = 0; x < cols; ++x) {
+        const int64_t computed = bands.banded ? bands.cols_end[i / kMR] : cols;
+        for (int64_t x = 0; x < computed; ++x) {
           pr[x] = exp2_nonpositive(pr[x] - row_lse);
           ds[x] = pr[x] * (ds[x] - Di);
         }
+        std::fill(pr + computed, pr + cols, Real(0));
+        std::fill(ds + computed, ds + cols, Real(0));
       }
       // The first query tile of a key tile stores into dKacc, dVacc; u0 = 0 (which every
       // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
       const bool add_kv = t0 > t_begin, add_q = windowed || u0 > 0;
-      if (g.dv) tile_product(add_kv, key_rows, dvp, nq, P, 1, kTile, dOi, dvp, dVacc, dvp);  // P^T dO
-      if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
-      if (g.dq || want_scale) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
+      if (bands.banded) {  // each block of keys over the queries that see it; each block of queries over its keys
+        const Bands by_key{nullptr, bands.q_begin, bands.q_end}, by_query{nullptr, nullptr, bands.key_end};
+        if (g.dv) tile_product_bands(add_kv, key_rows, dvp, nq, by_key, P, 1, kTile, dOi, dvp, dVacc, dvp);
+        if (g.dk) tile_product_bands(add_kv, key_rows, dp, nq, by_key, dS, 1, kTile, Qi, dp, dKacc, dp);
+        if (g.dq || want_scale) tile_product_bands(add_q, rows, dp, nk, by_query, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
+      } else {
+        if (g.dv) tile_product(add_kv, key_rows, dvp, nq, P, 1, kTile, dOi, dvp, dVacc, dvp);  // P^T dO
+        if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
+        if (g.dq || want_scale) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
+      }
       each(terms, [&](auto& term) { term.gradient(dS, t0, nq, rows, u0, nk); });
       if (want_scale)
         for (int64_t i = 0; i < nq; ++i) {

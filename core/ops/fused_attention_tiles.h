@@ -121,6 +121,68 @@ void tile_product(int64_t M, int64_t N, int64_t K, const Real* __restrict a, int
   if (i < M) register_block<kMR, 1, kAccumulate>(K, a + i * a_rs, a_rs, a_cs, b + N2, ldb, c + i * ldc + N2, ldc);
 }
 
+// The part of a tile product that a mask leaves: per block of kMR rows of C (index r), the
+// columns [0, n_end[r]) (a multiple of kVec; null: all N) and the inner sum over
+// k in [k_begin[r], k_end[r]) (null: 0 and K). A caller passes these where the terms left out
+// are exact zeros (a masked key's p or dS) and the columns left out are masked after (scores
+// set to -inf): an element computed is then the same chain of FMAs over the same nonzero terms
+// as tile_product's, so the same bits. A block with an empty inner range still stores (zeros).
+// A last single vector column runs as 2 kMR x 1 blocks over the union of the two blocks'
+// inner ranges (the extra terms are zeros too), keeping 2 kMR FMAs in flight.
+struct Bands {
+  const int64_t* n_end = nullptr;
+  const int64_t* k_begin = nullptr;
+  const int64_t* k_end = nullptr;
+};
+
+template <bool kAccumulate>
+void tile_product_bands(int64_t M, int64_t N, int64_t K, const Bands& bands, const Real* __restrict a, int64_t a_rs,
+                        int64_t a_cs, const Real* __restrict b, int64_t ldb, Real* __restrict c, int64_t ldc) {
+  static_assert(kNR == 2 * kVec, "the register block is two vectors wide");
+  auto n_of = [&](int64_t r) { return bands.n_end ? bands.n_end[r] : N; };
+  auto kb_of = [&](int64_t r) { return bands.k_begin ? bands.k_begin[r] : int64_t(0); };
+  auto ke_of = [&](int64_t r) { return bands.k_end ? bands.k_end[r] : K; };
+  for (int64_t i = 0, r = 0; i < M; i += kMR, ++r) {
+    const int64_t n2 = n_of(r) / kNR * kNR, k0 = kb_of(r), k1 = std::max(k0, ke_of(r));
+    for (int64_t j = 0; j < n2; j += kNR)
+      register_block<kMR, 2, kAccumulate>(k1 - k0, a + i * a_rs + k0 * a_cs, a_rs, a_cs, b + k0 * ldb + j, ldb,
+                                          c + i * ldc + j, ldc);
+  }
+  // The single vector columns left: a block whose n_end is an odd number of vectors.
+  int64_t i = 0, r = 0;
+  for (; i + 2 * kMR <= M; i += 2 * kMR, r += 2) {
+    const int64_t na = n_of(r), nb = n_of(r + 1);
+    if (na % kNR == 0 && nb % kNR == 0) continue;
+    if (na == nb) {  // both: one 2 kMR x 1 block over both inner ranges
+      const int64_t k0 = std::min(kb_of(r), kb_of(r + 1)), k1 = std::max({k0, ke_of(r), ke_of(r + 1)});
+      const int64_t j = na / kNR * kNR;
+      register_block<2 * kMR, 1, kAccumulate>(k1 - k0, a + i * a_rs + k0 * a_cs, a_rs, a_cs, b + k0 * ldb + j, ldb,
+                                              c + i * ldc + j, ldc);
+      continue;
+    }
+    for (int64_t h = 0; h < 2; ++h) {
+      const int64_t n = n_of(r + h);
+      if (n % kNR == 0) continue;
+      const int64_t k0 = kb_of(r + h), k1 = std::max(k0, ke_of(r + h)), j = n / kNR * kNR, row = i + h * kMR;
+      register_block<kMR, 1, kAccumulate>(k1 - k0, a + row * a_rs + k0 * a_cs, a_rs, a_cs, b + k0 * ldb + j, ldb,
+                                          c + row * ldc + j, ldc);
+    }
+  }
+  for (; i < M; i += kMR, ++r) {
+    const int64_t n = n_of(r);
+    if (n % kNR == 0) continue;
+    const int64_t k0 = kb_of(r), k1 = std::max(k0, ke_of(r)), j = n / kNR * kNR;
+    register_block<kMR, 1, kAccumulate>(k1 - k0, a + i * a_rs + k0 * a_cs, a_rs, a_cs, b + k0 * ldb + j, ldb,
+                                        c + i * ldc + j, ldc);
+  }
+}
+
+inline void tile_product_bands(bool accumulate, int64_t M, int64_t N, int64_t K, const Bands& bands, const Real* a,
+                               int64_t a_rs, int64_t a_cs, const Real* b, int64_t ldb, Real* c, int64_t ldc) {
+  if (accumulate) tile_product_bands<true>(M, N, K, bands, a, a_rs, a_cs, b, ldb, c, ldc);
+  else tile_product_bands<false>(M, N, K, bands, a, a_rs, a_cs, b, ldb, c, ldc);
+}
+
 // tile_product storing (the first contribution to C) or accumulating (the later ones).
 inline void tile_product(bool accumulate, int64_t M, int64_t N, int64_t K, const Real* a, int64_t a_rs,
                          int64_t a_cs, const Real* b, int64_t ldb, Real* c, int64_t ldc) {

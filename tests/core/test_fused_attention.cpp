@@ -488,6 +488,46 @@ TEST_CASE("fused attention gives the same bits for 1 and 2 threads", "[ops][fuse
   }
 }
 
+TEST_CASE("fused attention: a previous call's scratch reaches no result where tiles are masked in part",
+          "[ops][fused][window]") {
+  // Under a causal mask or a window the kernels leave the masked part of a tile out of their
+  // products (QueryBands) and write zeros there, and the pair scratch is reused across calls
+  // unwritten. A call on NaN inputs fills every thread's scratch with NaN first: the next call
+  // must give the bits it gave before, every value finite.
+  struct Case {
+    bool causal;
+    int64_t window;
+    BiasKind bias;
+    bool forget, relative_keys;
+  };
+  for (const Case& c : {Case{true, 0, BiasKind::none, false, false}, Case{true, 0, BiasKind::t5, true, false},
+                        Case{true, 5, BiasKind::none, false, true}, Case{false, 5, BiasKind::alibi, false, false},
+                        Case{false, 70, BiasKind::full, false, false}, Case{true, 16, BiasKind::none, false, false}}) {
+    INFO("causal " << c.causal << " window " << c.window << " bias " << int(c.bias));
+    for (int64_t d : {8, 16, 40}) {
+      Problem pb(2, 2, 70, d, c.bias, c.causal, {70, 33}, 141 + d);
+      pb.window = c.window;
+      pb.forget = c.forget;
+      if (c.relative_keys) pb.set_relative_keys({}, 151);
+      const Result before = run(pb, Kernel::fused);
+      Problem poison = pb;
+      for (Tensor* x : {&poison.q, &poison.k, &poison.v, &poison.R}) {
+        *x = x->clone();  // not pb's storage
+        x->fill(Real(NAN));
+      }
+      const Result nan = run(poison, Kernel::fused);
+      REQUIRE_FALSE(all_finite(nan.dv));  // the scratch did see NaN (dP = dO v^T)
+      const Result after = run(pb, Kernel::fused);
+      for (const auto& [name, x, y] : {std::tuple{"out", &before.out, &after.out}, std::tuple{"dq", &before.dq, &after.dq},
+                                       std::tuple{"dk", &before.dk, &after.dk}, std::tuple{"dv", &before.dv, &after.dv}}) {
+        INFO(name << " d " << d);
+        REQUIRE(all_finite(*y));
+        REQUIRE(bit_equal(*x, *y));
+      }
+    }
+  }
+}
+
 TEST_CASE("fused attention: a row with every key masked gives zeros and zero gradients",
           "[ops][fused]") {
   for (bool causal : {false, true}) {
