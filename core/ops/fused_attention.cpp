@@ -62,7 +62,8 @@
 // core/fastmath.h's vectorisable polynomial (Cephes expf, <= 1.4 ulp) in float32. Where a
 // mask hides part of a tile (the upper triangle of a causal diagonal tile, a window's edge),
 // the products leave it out by bands of kMR rows (QueryBands, tile_product_bands): the terms
-// left out are exact zeros, so the bits are those of the whole tile's products.
+// left out are exact zeros, so the bits are those of the whole tile's products (up to the
+// sign of a zero, and but for inf or NaN at masked keys, which 0 x inf no longer spreads).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -271,7 +272,7 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
           const Real ai = alpha[i];
           for (int64_t c = 0; c < dvp; ++c) a[c] *= ai;
         }
-      if (bands.banded)  // acc (+)= P V over each block's visible keys
+      if (bands.banded)  // acc (+)= P V over the keys up to each block's last visible one
         tile_product_bands(u0 > u_start, rows, dvp, nk, Bands{nullptr, nullptr, bands.key_end}, S, kTile, 1, Vs, dvp,
                            acc, dvp);
       else
