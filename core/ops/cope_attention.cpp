@@ -29,7 +29,9 @@
 //     the forward saves each query's lse (base 2), so the backward's weights are one
 //     exponential each, and D is dO . O;
 //   - a key row's loops run over the lanes of the queries that see it (LaneRange): on the
-//     diagonal tile, half of them.
+//     diagonal tile, half of them; so do the key-major products (z^T, G^T) and the sums over
+//     lanes (dk, dv), by blocks of kMR keys, and the sums over keys (A v, dz k) by blocks of
+//     kMR lanes (KeyBands, core/ops/query_tiles.h): what they leave out is exact zeros.
 // A pair (b, h) is one loop iteration, its tiles in order, and e's gradient is summed over
 // the pairs in order afterwards, so the result has the same bits for any thread count. It
 // differs from the reference in the last bits (docs/spec.md §2.12): the logits are summed
@@ -219,19 +221,23 @@ ORDO_WIDE_LOOPS int64_t cope_logits(const CopePlan& p, const QueryTile& tl, Cope
 // The forward's weights: 2^(log2(e) (x - m)) into A^T (0 where unseen) and each query's sum
 // in l, from the logits x^T and the maxima m (-inf for a query that sees no key: then 0
 // everywhere). Rows past nk of A^T are zeroed; the caller divides by l.
-ORDO_WIDE_LOOPS void cope_weights(const QueryTile& tl, const Real* __restrict xt, const Real* __restrict m,
-                                  Real* __restrict at, Real* __restrict l) {
+ORDO_WIDE_LOOPS void cope_weights(const QueryTile& tl, const KeyBands& bands, const Real* __restrict xt,
+                                  const Real* __restrict m, Real* __restrict at, Real* __restrict l) {
   Real shift[kTile];
   for (int64_t i = 0; i < kTile; ++i) {
     shift[i] = m[i] == -std::numeric_limits<Real>::infinity() ? Real(0) : kLog2e * m[i];
     l[i] = 0;
   }
-  for (int64_t jj = 0; jj < tl.nk; ++jj)
-    for (int64_t i = 0; i < tl.nqp; ++i) {
-      const Real a = exp2_nonpositive(kLog2e * xt[jj * kTile + i] - shift[i]);  // -inf: 0
-      at[jj * kTile + i] = a;
-      l[i] += a;
+  for (int64_t jj = 0; jj < tl.nk; ++jj) {  // over the lanes that see the key's block: 0 elsewhere
+    const int64_t i0 = bands.col_begin[jj / kMR], i1 = bands.col_end[jj / kMR];
+    Real* __restrict a = at + jj * kTile;
+    for (int64_t i = i0; i < i1; ++i) {
+      a[i] = exp2_nonpositive(kLog2e * xt[jj * kTile + i] - shift[i]);  // -inf: 0
+      l[i] += a[i];
     }
+    std::fill(a, a + i0, Real(0));
+    std::fill(a + i1, a + tl.nqp, Real(0));
+  }
   std::fill(at + tl.nk * kTile, at + tl.mk * kTile, Real(0));
 }
 
@@ -294,12 +300,13 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
   std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
 }
 
-// q^T into bf.qt, z^T = (s K) q^T, then the logits and the rows of Q^T = E q^T they reach
+// q^T into bf.qt, z^T = (s K) q^T over the lanes that see each key (KeyBands), then the logits and the rows of Q^T = E q^T they reach
 // (cope_logits; m_or_lse as there, the forward's maxima starting at -inf). Returns those rows.
 template <bool kBackward>
-int64_t cope_tile_logits(const CopePlan& p, const QueryTile& tl, const Real* q, CopeBuffers& bf, Real* m_or_lse) {
+int64_t cope_tile_logits(const CopePlan& p, const QueryTile& tl, const KeyBands& bands, const Real* q, CopeBuffers& bf,
+                         Real* m_or_lse) {
   copy_transposed(q + tl.r0 * p.ld, tl.nq, p.d, p.ld, bf.qt, tl.nqp);
-  tile_product(false, tl.mk, tl.nqp, p.d, bf.k + tl.klo * bf.dp, bf.dp, 1, bf.qt, kTile, bf.zt, kTile);
+  key_major_product(tl, bands, p.d, bf.k + tl.klo * bf.dp, bf.dp, bf.qt, bf.zt);
   return cope_logits<kBackward>(p, tl, bf, m_or_lse);
 }
 
@@ -323,10 +330,11 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
     Real m[kTile], l[kTile];
     for (int64_t r0 = 0; r0 < p.rows(b); r0 += kTile) {
       const QueryTile tl(p, b, r0);
+      const KeyBands bands(tl);
       std::fill(m, m + kTile, -std::numeric_limits<Real>::infinity());
-      cope_tile_logits<false>(p, tl, qd + o, bf, m);
-      cope_weights(tl, bf.zt, m, bf.at, l);
-      product_over_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);  // A v, unnormalised
+      cope_tile_logits<false>(p, tl, bands, qd + o, bf, m);
+      cope_weights(tl, bands, bf.zt, m, bf.at, l);
+      product_over_seen_keys(tl, bf.at, bf.v + tl.klo * bf.dp, bf.dp, bf.out);  // A v, unnormalised
       for (int64_t i = 0; i < tl.nq; ++i) {  // a query that sees no key (l = 0): zeros, lse = -inf
         const Real inv = l[i] > 0 ? Real(1) / l[i] : Real(0);
         Real* dst = od + o + (r0 + i) * p.ld;
@@ -341,9 +349,10 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
     const bool want_q = t.needs_grad(q), want_k = t.needs_grad(k), want_v = t.needs_grad(v);
     const bool want_e = t.needs_grad(e);
     if (!want_q && !want_k && !want_v && !want_e) return;
-    // Summed buffers: q, k, v may be one Var. Each pair writes only its own head's columns,
-    // and its part of de into its own slot, summed in order below.
-    Tensor gq = Tensor::zeros(t.shape(q)), gk = Tensor::zeros(t.shape(k)), gv = Tensor::zeros(t.shape(v));
+    // Separate buffers: q, k, v may be one Var. Each pair writes its own head's columns of
+    // every row of its sequence (a padded one's L rows), so together they write every entry:
+    // no zeroing first. Its part of de goes into its own slot, summed in order below.
+    Tensor gq = Tensor::empty(t.shape(q)), gk = Tensor::empty(t.shape(k)), gv = Tensor::empty(t.shape(v));
     std::vector<Real> de_parts(static_cast<size_t>(p.B * p.H * p.P * p.d));
     const Real *qd = t.value(q).data(), *kd = t.value(k).data(), *vd = t.value(v).data();
     const Real *ed = t.value(e).data(), *dod = dO.data(), *od = O.data(), *lsed = lse.data();
@@ -356,6 +365,7 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
       std::fill(bf.de, bf.de + bf.Pm * bf.dp, Real(0));
       for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
         const QueryTile tl(p, b, r0);
+        const KeyBands bands(tl);
         const Real* dout = dod + o + r0 * p.ld;
         // lse and D = dO . O of the tile's queries (0 past nq), then A^T from the logits.
         Real lse_t[kTile], D[kTile];
@@ -366,32 +376,34 @@ Var cope_with_plan(Tape& t, Var q, Var k, Var v, Var e, const CopePlan& p) {
           if (i < tl.nq)
             for (int64_t c = 0; c < p.d; ++c) D[i] += dout[i * p.ld + c] * od[o + (r0 + i) * p.ld + c];
         }
-        const int64_t pm = cope_tile_logits<true>(p, tl, qd + o, bf, lse_t);
+        const int64_t pm = cope_tile_logits<true>(p, tl, bands, qd + o, bf, lse_t);
         // G^T = V dO^T, then dz^T and dQ^T.
         copy_transposed(dout, tl.nq, p.d, p.ld, bf.dot, tl.nqp);
-        tile_product(false, tl.mk, tl.nqp, p.d, bf.v + tl.klo * bf.dp, bf.dp, 1, bf.dot, kTile, bf.dt, kTile);
+        key_major_product(tl, bands, p.d, bf.v + tl.klo * bf.dp, bf.dp, bf.dot, bf.dt);
         cope_logit_grads(tl, pm, D, bf);
         // dv_j += sum_t A_tj dO_t;  dk_j += sum_t dz_tj s q_t;  de[n] += sum_t dQ[n, t] q_t;
-        // dq_t = sum_j dz_tj s k_j + sum_n dQ[n, t] e[n].
+        // dq_t = sum_j dz_tj s k_j + sum_n dQ[n, t] e[n]. A^T and dz^T are 0 where a lane
+        // does not see a key: the sums over lanes and over keys take the seen ones only.
         copy_padded(dout, tl.nq, p.d, p.ld, Real(1), bf.dos, tl.nqp, bf.dp);
         copy_padded(qd + o + r0 * p.ld, tl.nq, p.d, p.ld, p.scale, bf.qs, tl.nqp, bf.dp);
         copy_padded(qd + o + r0 * p.ld, tl.nq, p.d, p.ld, Real(1), bf.qu, tl.nqp, bf.dp);
-        tile_product(true, tl.mk, bf.dp, tl.nq, bf.at, kTile, 1, bf.dos, bf.dp, bf.dv + tl.klo * bf.dp, bf.dp);
-        tile_product(true, tl.mk, bf.dp, tl.nq, bf.dt, kTile, 1, bf.qs, bf.dp, bf.dk + tl.klo * bf.dp, bf.dp);
+        const Bands by_lanes{nullptr, bands.lane_begin, bands.lane_end};
+        tile_product_bands(true, tl.mk, bf.dp, tl.nq, by_lanes, bf.at, kTile, 1, bf.dos, bf.dp, bf.dv + tl.klo * bf.dp, bf.dp);
+        tile_product_bands(true, tl.mk, bf.dp, tl.nq, by_lanes, bf.dt, kTile, 1, bf.qs, bf.dp, bf.dk + tl.klo * bf.dp, bf.dp);
         tile_product(true, pm, bf.dp, tl.nq, bf.dqet, kTile, 1, bf.qu, bf.dp, bf.de, bf.dp);
-        product_over_keys(tl, bf.dt, bf.k + tl.klo * bf.dp, bf.dp, bf.out);
+        product_over_seen_keys(tl, bf.dt, bf.k + tl.klo * bf.dp, bf.dp, bf.out);
         for (int64_t n0 = 0; n0 < pm; n0 += kTile)  // in kTile rows of e at a time, as over keys
           tile_product(true, tl.nqp, bf.dp, std::min(kTile, pm - n0), bf.dqet + n0 * kTile, 1, kTile,
                        bf.e + n0 * bf.dp, bf.dp, bf.out, bf.dp);
         for (int64_t i = 0; i < tl.nq; ++i)
-          std::copy(bf.out + i * bf.dp, bf.out + i * bf.dp + p.d, gq.data() + o + (r0 + i) * p.ld);
+          copy_row(bf.out + i * bf.dp, p.d, gq.data() + o + (r0 + i) * p.ld);
       }
       for (int64_t j = 0; j < rows; ++j) {
-        std::copy(bf.dk + j * bf.dp, bf.dk + j * bf.dp + p.d, gk.data() + o + j * p.ld);
-        std::copy(bf.dv + j * bf.dp, bf.dv + j * bf.dp + p.d, gv.data() + o + j * p.ld);
+        copy_row(bf.dk + j * bf.dp, p.d, gk.data() + o + j * p.ld);
+        copy_row(bf.dv + j * bf.dp, p.d, gv.data() + o + j * p.ld);
       }
       Real* part = de_parts.data() + bh * p.P * p.d;
-      for (int64_t n = 0; n < p.P; ++n) std::copy(bf.de + n * bf.dp, bf.de + n * bf.dp + p.d, part + n * p.d);
+      for (int64_t n = 0; n < p.P; ++n) copy_row(bf.de + n * bf.dp, p.d, part + n * p.d);
     });
     if (want_q) t.add_grad(q, std::move(gq));
     if (want_k) t.add_grad(k, std::move(gk));
