@@ -20,8 +20,8 @@
 // of up to kTile queries and the key rows any of them sees are taken at once, key-major
 // (row = key, column = query), so that
 //   - z^T = (s K) q^T, Q^T = E q^T (only the positions the tile's sums reach, computed in
-//     blocks of rows as they reach them) and every product of the backward are tile_product
-//     calls;
+//     blocks of rows as they reach them) and every product of the backward are tile
+//     products;
 //   - the suffix sums C walk the key rows from the farthest visible key down (the reference's
 //     order, a row summed from its end) and the backward's sums of dp the other way, one
 //     vector of queries per step;
@@ -29,9 +29,12 @@
 //     the forward saves each query's lse (base 2), so the backward's weights are one
 //     exponential each, and D is dO . O;
 //   - a key row's loops run over the lanes of the queries that see it (LaneRange): on the
-//     diagonal tile, half of them; so do the key-major products (z^T, G^T) and the sums over
-//     lanes (dk, dv), by blocks of kMR keys, and the sums over keys (A v, dz k) by blocks of
-//     kMR lanes (KeyBands, core/ops/query_tiles.h): what they leave out is exact zeros.
+//     diagonal tile, half of them. The key-major products (z^T, G^T) compute, per block of
+//     kMR keys, the lanes that see one of them, rounded out to vectors (KeyBands,
+//     core/ops/query_tiles.h: a superset of each row's LaneRange; the columns left out are
+//     read by nothing); the sums over lanes (dk, dv) take those lanes, and the sums over keys
+//     (A v, dz k) the keys a block of kMR lanes sees (product_over_seen_keys): the terms they
+//     leave out are zeros, so for finite inputs the same bits as the full products.
 // A pair (b, h) is one loop iteration, its tiles in order, and e's gradient is summed over
 // the pairs in order afterwards, so the result has the same bits for any thread count. It
 // differs from the reference in the last bits (docs/spec.md §2.12): the logits are summed
@@ -300,8 +303,9 @@ ORDO_WIDE_LOOPS void cope_logit_grads(const QueryTile& tl, int64_t pm, const Rea
   std::fill(dt + tl.nk * kTile, dt + tl.mk * kTile, Real(0));
 }
 
-// q^T into bf.qt, z^T = (s K) q^T over the lanes that see each key (KeyBands), then the logits and the rows of Q^T = E q^T they reach
-// (cope_logits; m_or_lse as there, the forward's maxima starting at -inf). Returns those rows.
+// q^T into bf.qt, z^T = (s K) q^T over the lanes that see each key block (KeyBands), then the
+// logits and the rows of Q^T = E q^T they reach (cope_logits; m_or_lse as there, the
+// forward's maxima starting at -inf). Returns those rows.
 template <bool kBackward>
 int64_t cope_tile_logits(const CopePlan& p, const QueryTile& tl, const KeyBands& bands, const Real* q, CopeBuffers& bf,
                          Real* m_or_lse) {

@@ -1,5 +1,6 @@
 // core/ops/query_tiles.h: what the kernels that walk keys with one vector lane per query
-// share (stick-breaking, core/ops/stickbreaking_attention.cpp; PaTH, core/ops/path_attention.cpp):
+// share (stick-breaking, core/ops/stickbreaking_attention.cpp; PaTH, core/ops/path_attention.cpp;
+// CoPE, core/ops/cope_attention.cpp):
 // a tile of queries and the keys they see, laid out key-major (row = key, column = query),
 // the product of such a tile with key rows, and the attribute that gives their elementwise
 // loops whole AVX-512 registers. Built on core/ops/fused_attention_tiles.h.
@@ -55,9 +56,11 @@ struct QueryTile {
 //                                none), the inner range of a product summed over lanes;
 //   col_begin[r], col_end[r]     the same rounded out to whole vectors (at most nqp), the
 //                                columns of a key-major product that anyone reads.
-// On the causal diagonal tile about half of each. A product that leaves the rest out leaves
-// out exact zeros (the weights and logit gradients of keys a lane does not see), so every
-// element it computes is the same chain of FMAs over the same nonzero terms: the same bits.
+// On the causal diagonal tile about half of each. A sum that leaves the rest out leaves out
+// zeros (the weights and logit gradients of keys a lane does not see), so every element it
+// computes is the same chain of FMAs over the same nonzero terms: for finite inputs the same
+// bits (a sum that starts at +0 is never -0, so adding a zero changes nothing; 0 x inf was
+// NaN).
 // The storage is the thread's: one KeyBands alive per thread at a time.
 struct KeyBands {
   const int64_t *lane_begin = nullptr, *lane_end = nullptr, *col_begin = nullptr, *col_end = nullptr;
@@ -107,7 +110,7 @@ inline void product_over_keys(const QueryTile& tl, const Real* xt, const Real* y
 
 // product_over_keys where xt is zero at every key a lane does not see: each block of kMR
 // lanes sums over the keys one of them sees only (the causal diagonal tile: about half),
-// leaving out exact zeros, so the same bits.
+// leaving out zeros, so for finite inputs the same bits.
 inline void product_over_seen_keys(const QueryTile& tl, const Real* xt, const Real* y, int64_t dp, Real* out) {
   if (tl.nk == 0) std::fill(out, out + tl.nqp * dp, Real(0));
   int64_t first[kTile / kMR], last[kTile / kMR];  // each lane block's keys [first, last), from klo

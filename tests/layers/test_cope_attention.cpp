@@ -213,10 +213,12 @@ TEST_CASE("cope attention: a previous call's scratch reaches no result where lan
   // The key-major products compute, per block of 4 keys, only the lanes that see one of them
   // (KeyBands), and the sums over lanes and over keys take only those; the pair scratch is
   // reused across calls unwritten, and the gradients' buffers are not zeroed first. A call
-  // with nothing but the causal mask (so every lane at or after a key is computed) on keys of
-  // 1e30 (logits of about 1e30, finite: the positions stay finite) and NaN values and output
-  // gradients fills the scratch, and the pool's buffers, with them first: the next call, under
-  // a window or with short sequences, must give the bits it gave before, every value finite.
+  // with nothing but the causal mask (the widest band: every lane at or after a key is
+  // computed) on keys of 1e30 (logits of about 1e30, finite: the positions stay finite) and
+  // NaN values and output gradients fills the scratch, and the pool's buffers, before the
+  // call under a window or with short sequences; one on keys of -1e4 and values and output
+  // gradients of +-1e20 (other scores, values of 1e20) before the same call again:
+  // the two must give the same bits, every value finite.
   auto finite = [](const Tensor& x) {
     for (int64_t i = 0; i < x.numel(); ++i)
       if (!std::isfinite(static_cast<double>(x[i]))) return false;
@@ -227,17 +229,19 @@ TEST_CASE("cope attention: a previous call's scratch reaches no result where lan
     const Shape s{B, L, H, d};
     const Tensor q = random_tensor(s, 61), k = random_tensor(s, 62), v = random_tensor(s, 63), R = random_tensor(s, 64);
     const Tensor e = random_tensor(Shape{P, d}, 65);
-    Tensor big = Tensor::empty(s), nan = Tensor::empty(s);
-    big.fill(Real(1e30));
-    nan.fill(Real(NAN));
+    Tensor big = Tensor::empty(s), nan = Tensor::empty(s), low = Tensor::empty(s), v2 = Tensor::empty(s), r2 = Tensor::empty(s);
+    big.fill(Real(1e30)), nan.fill(Real(NAN)), low.fill(Real(-1e4)), v2.fill(Real(1e20)), r2.fill(Real(-1e20));
     for (const auto& [window, short_len] : {std::pair<int64_t, int32_t>{9, int32_t(L / 2 + 3)}, {3, 5}, {0, 1}}) {
       INFO("L " << L << " d " << d << " window " << window << " second length " << short_len);
       const std::vector<int32_t> lengths{int32_t(L), short_len};
       const AttentionMask mask(true, window);
-      const Outputs before = run(q, k, v, e, R, lengths, mask);
       const Outputs poison = run(q, big, nan, e, nan, {int32_t(L), int32_t(L)}, AttentionMask(true));
       REQUIRE_FALSE(finite(poison.dv));  // the scratch did see NaN
+      const Outputs before = run(q, k, v, e, R, lengths, mask);
+      const Outputs other = run(q, low, v2, e, r2, {int32_t(L), int32_t(L)}, AttentionMask(true));
+      REQUIRE(std::fabs(static_cast<double>(other.out[0])) > 1e19);  // its values did reach the scratch
       const Outputs after = run(q, k, v, e, R, lengths, mask);
+      REQUIRE(finite(before.out));
       for (const auto& [name, x, y] : {std::tuple{"out", &before.out, &after.out}, std::tuple{"dq", &before.dq, &after.dq},
                                        std::tuple{"dk", &before.dk, &after.dk}, std::tuple{"dv", &before.dv, &after.dv},
                                        std::tuple{"de", &before.de, &after.de}}) {
