@@ -170,6 +170,13 @@ struct QueryBands {
       q_end[r] = std::max(i0, i1);
     }
   }
+  // The products' bands (tile_product_bands); with banded = false none, every row, column and
+  // term: the plain product.
+  Bands columns() const { return banded ? Bands{cols_end, nullptr, nullptr} : Bands{}; }    // scores and dP
+  Bands over_keys() const { return banded ? Bands{nullptr, nullptr, key_end} : Bands{}; }   // P V and dS K
+  Bands over_queries() const { return banded ? Bands{nullptr, q_begin, q_end} : Bands{}; }  // P^T dO and dS^T Q
+  // The columns of row i that the scores computed.
+  int64_t computed(int64_t i, int64_t cols) const { return banded ? cols_end[i / kMR] : cols; }
 };
 
 // Raw scores of one tile: S (rows, cols) = Qs (rows, dp) Kt (d, cols) + the terms, with -inf
@@ -177,14 +184,13 @@ struct QueryBands {
 // at u0 (nk real keys); S has row stride kTile. Rows >= nq are -inf. Shared by forward and
 // backward, so the backward sees bitwise the forward's scores. With SSMax, Qs's rows already
 // carry their factors, and factor (of every row, or null) scales the terms' rows.
-// cols_end (null: every column): per block of kMR rows, the columns its product computes
-// (QueryBands); the rest are masked below like any masked key.
+// columns (QueryBands::columns): per block of kMR rows, the columns its product computes; the
+// rest are masked below like any masked key.
 template <class Pairs>
 void tile_scores(const Plan& p, int64_t b, Pairs& terms, const Real* factor, int64_t t0, int64_t nq, int64_t u0,
-                 int64_t nk, const Real* Qs, const Real* Kt, Real* S, const int64_t* cols_end = nullptr) {
+                 int64_t nk, const Real* Qs, const Real* Kt, Real* S, const Bands& columns) {
   const int64_t rows = tile_rows(nq), cols = tile_cols(nk);
-  if (cols_end) tile_product_bands<false>(rows, cols, p.d, Bands{cols_end, nullptr, nullptr}, Qs, p.dp, 1, Kt, kTile, S, kTile);
-  else tile_product<false>(rows, cols, p.d, Qs, p.dp, 1, Kt, kTile, S, kTile);
+  tile_product_bands<false>(rows, cols, p.d, columns, Qs, p.dp, 1, Kt, kTile, S, kTile);
   each(terms, [&](auto& term) { term.tile(t0, nq, u0, nk); });
   for (int64_t i = 0; i < rows; ++i) {
     Real* __restrict s = S + i * kTile;
@@ -242,7 +248,7 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
       copy_transposed(k + u0 * ld, nk, d, ld, Kt, cols);
       copy_padded(v + u0 * ldv, nk, dv, ldv, 1, Vs, nk, dvp);
       const QueryBands bands(p, b, t0, nq, u0, nk);
-      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S, bands.banded ? bands.cols_end : nullptr);
+      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qs, Kt, S, bands.columns());
       // The online softmax step, one pass over the rows per stage. Row by row, each row was
       // one long dependency chain (maximum, its horizontal reduction, the exps, their sum,
       // its horizontal reduction) that the next rows could hardly overlap with; by stages,
@@ -272,11 +278,8 @@ void forward_pair(const Plan& p, LogitTermUnits& units, int64_t b, int64_t h, co
           const Real ai = alpha[i];
           for (int64_t c = 0; c < dvp; ++c) a[c] *= ai;
         }
-      if (bands.banded)  // acc (+)= P V over the keys up to each block's last visible one
-        tile_product_bands(u0 > u_start, rows, dvp, nk, Bands{nullptr, nullptr, bands.key_end}, S, kTile, 1, Vs, dvp,
-                           acc, dvp);
-      else
-        tile_product(u0 > u_start, rows, dvp, nk, S, kTile, 1, Vs, dvp, acc, dvp);  // acc (+)= P V
+      // acc (+)= P V (banded: over the keys up to each block's last visible one)
+      tile_product_bands(u0 > u_start, rows, dvp, nk, bands.over_keys(), S, kTile, 1, Vs, dvp, acc, dvp);
     }
     // The rows' 1 / l and lse = m + log2 l (base 2, like the scores), in one loop over the
     // rows that vectorises (a log2f call per row was 10% of a forward pair at L = 40). A row
@@ -391,11 +394,8 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
       const Real* Qi = Qs + t0 * dp;
       const Real* dOi = dOs + t0 * dvp;
       const QueryBands bands(p, b, t0, nq, u0, nk);
-      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qi, Kt, P, bands.banded ? bands.cols_end : nullptr);
-      if (bands.banded)  // dP over each block's computed columns
-        tile_product_bands<false>(rows, cols, dv, Bands{bands.cols_end, nullptr, nullptr}, dOi, dvp, 1, Vt, kTile, dS, kTile);
-      else
-        tile_product<false>(rows, cols, dv, dOi, dvp, 1, Vt, kTile, dS, kTile);  // dP
+      tile_scores(p, b, terms, sscale ? factor : nullptr, t0, nq, u0, nk, Qi, Kt, P, bands.columns());
+      tile_product_bands<false>(rows, cols, dv, bands.columns(), dOi, dvp, 1, Vt, kTile, dS, kTile);  // dP
       // Only rows x cols of P and dS are written; the products below read within them
       // (tile_rows(nk) <= cols), and padded rows and columns hold P = dS = 0. With bands, dP
       // past a block's computed columns was not written: there P = dS = 0 are stored (masked
@@ -410,7 +410,7 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
           continue;
         }
         const Real Di = D[t0 + i];
-        const int64_t computed = bands.banded ? bands.cols_end[i / kMR] : cols;
+        const int64_t computed = bands.computed(i, cols);
         for (int64_t x = 0; x < computed; ++x) {
           pr[x] = exp2_nonpositive(pr[x] - row_lse);
           ds[x] = pr[x] * (ds[x] - Di);
@@ -422,16 +422,12 @@ void backward_pair(const Plan& p, LogitTermUnits& units, LogitTermGrads& term_gr
       // query tile visits) stores into dQacc.
       const int64_t key_rows = tile_rows(nk);
       const bool add_kv = t0 > t_begin, add_q = windowed || u0 > 0;
-      if (bands.banded) {  // each block of keys over the queries that see it; each block of queries over its keys
-        const Bands by_key{nullptr, bands.q_begin, bands.q_end}, by_query{nullptr, nullptr, bands.key_end};
-        if (g.dv) tile_product_bands(add_kv, key_rows, dvp, nq, by_key, P, 1, kTile, dOi, dvp, dVacc, dvp);
-        if (g.dk) tile_product_bands(add_kv, key_rows, dp, nq, by_key, dS, 1, kTile, Qi, dp, dKacc, dp);
-        if (g.dq || want_scale) tile_product_bands(add_q, rows, dp, nk, by_query, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);
-      } else {
-        if (g.dv) tile_product(add_kv, key_rows, dvp, nq, P, 1, kTile, dOi, dvp, dVacc, dvp);  // P^T dO
-        if (g.dk) tile_product(add_kv, key_rows, dp, nq, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
-        if (g.dq || want_scale) tile_product(add_q, rows, dp, nk, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
-      }
+      // Banded: each block of keys over the queries that see it, each block of queries over its keys.
+      const Bands by_key = bands.over_queries(), by_query = bands.over_keys();
+      if (g.dv) tile_product_bands(add_kv, key_rows, dvp, nq, by_key, P, 1, kTile, dOi, dvp, dVacc, dvp);  // P^T dO
+      if (g.dk) tile_product_bands(add_kv, key_rows, dp, nq, by_key, dS, 1, kTile, Qi, dp, dKacc, dp);  // dS^T (s Q)
+      if (g.dq || want_scale)
+        tile_product_bands(add_q, rows, dp, nk, by_query, dS, kTile, 1, Ks, dp, dQacc + t0 * dp, dp);  // dS K
       each(terms, [&](auto& term) { term.gradient(dS, t0, nq, rows, u0, nk); });
       if (want_scale)
         for (int64_t i = 0; i < nq; ++i) {
