@@ -15,6 +15,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/shared_cores.h"
+#include "cluster/tags.h"
 #include "core/strings.h"
 #include "layers/model.h"
 #include "layers/posenc/encoding.h"
@@ -303,8 +304,6 @@ void Study::build_runs() {
     ORDO_CHECK(most >= spec_.seeds && most >= spec_.kept_seeds, "--max-seeds ", most, " is below --seeds ",
                spec_.seeds, " or --kept-seeds ", spec_.kept_seeds, "; accepted: at least ",
                std::max(spec_.seeds, spec_.kept_seeds));
-    ORDO_CHECK(!cluster().distributed(), "--kept-seeds is not available over MPI yet: which seeds a cell adds "
-               "depends on the runs before; run the study in one process");
   }
   ORDO_CHECK(spec_.lr_seeds >= 0, "--lr-seeds must be >= 0 (0 = off), got ", spec_.lr_seeds);
   if (spec_.lr_seeds > 0) {
@@ -315,8 +314,6 @@ void Study::build_runs() {
                spec_.seeds > 1 ? "1 to " + std::to_string(spec_.seeds - 1) : std::string("none below --seeds 1: give --seeds 2 or more"));
     ORDO_CHECK(spec_.kept_seeds == 0, "--lr-seeds and --kept-seeds both add seeds after the first round; give one "
                "of them");
-    ORDO_CHECK(!cluster().distributed(), "--lr-seeds is not available over MPI yet: which runs follow the first "
-               "seeds depends on them; run the study in one process");
   }
   for (const auto& [task, steps] : spec_.task_steps) {
     ORDO_CHECK(std::find(spec_.tasks.begin(), spec_.tasks.end(), task) != spec_.tasks.end(), "--task-steps: '",
@@ -469,6 +466,38 @@ std::vector<StudyRun> Study::more_seeds(const std::vector<RunRecord>& records) c
   return spec_.lr_seeds > 0 ? more_lr_seeds(records) : more_kept_seeds(records);
 }
 
+std::vector<StudyRun> Study::next_round(const std::vector<RunRecord>& records) const {
+  Cluster& world = cluster();
+  if (!world.distributed()) return more_seeds(records);
+  if (world.rank() == 0) {
+    // Rank 0 alone holds every run's record: it decides, and tells every rank the new runs
+    // as "cell seed_index" lines ("failed": it could not), which each builds in this order.
+    std::vector<StudyRun> more;
+    try {
+      more = more_seeds(records);
+    } catch (...) {
+      for (int r = 1; r < world.size(); ++r) world.send(r, tags::kRound, "failed");
+      throw;
+    }
+    std::string lines;
+    for (const StudyRun& r : more)
+      lines += std::to_string(r.cell) + " " + std::to_string(r.config.seed - spec_.base.seed) + "\n";
+    for (int r = 1; r < world.size(); ++r) world.send(r, tags::kRound, lines);
+    return more;
+  }
+  const std::optional<ClusterMessage> m = world.wait(tags::kRound, 0);
+  if (!m || m->bytes == "failed") throw PeerFailure("rank 0 could not decide the study's next round of seeds");
+  std::vector<StudyRun> more;
+  std::istringstream in(m->bytes);
+  size_t cell = 0;
+  int64_t seed_index = 0;
+  while (in >> cell >> seed_index) {
+    ORDO_CHECK(cell < cells_.size(), "study: rank 0 named cell ", cell, " of ", cells_.size());
+    more.push_back(make_run(cells_[cell], seed_index));
+  }
+  return more;
+}
+
 std::vector<StudyRun> Study::more_lr_seeds(const std::vector<RunRecord>& records) const {
   std::vector<StudyRun> more;
   ORDO_CHECK(records.size() == runs_.size(), "study: ", records.size(), " records for ", runs_.size(), " runs");
@@ -562,12 +591,12 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   outcome.records = session.run();
   outcome.trained = session.trained();
   outcome.seconds = session.elapsed();
-  if (remote) return outcome;
   // --kept-seeds: rounds of further seeds for the cells short of learned runs, each round
   // decided by the runs before it (so the seeds trained do not depend on the schedule).
-  // --lr-seeds: one further round, the chosen rates' remaining seeds.
-  for (std::vector<StudyRun> more = more_seeds(outcome.records); !more.empty(); more = more_seeds(outcome.records)) {
-    if (progress.message)
+  // --lr-seeds: one further round, the chosen rates' remaining seeds. Over MPI rank 0
+  // decides each round and every rank trains it (next_round).
+  for (std::vector<StudyRun> more = next_round(outcome.records); !more.empty(); more = next_round(outcome.records)) {
+    if (progress.message && !remote)
       progress.message(spec_.lr_seeds > 0
                            ? "--lr-seeds: " + std::to_string(more.size()) + " more run(s) at the rates chosen on the "
                                  "first " + std::to_string(spec_.lr_seeds) + " seed(s)"
@@ -581,6 +610,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
         r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
     int64_t left = 0;
     for (const StudyRun& r : runs_) left += r.finished() ? 0 : 1;
+    if (world.distributed()) left = std::max<int64_t>(1, left / world.size());
     const int round_jobs =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options_.jobs > 0 ? options_.jobs : threads, left)));
     Session next(runs_, options_, progress, shared, outcome.results_path, threads, round_jobs, steps_to_train());
@@ -588,6 +618,7 @@ StudyOutcome Study::run(const StudyProgress& progress) {
     outcome.trained += next.trained();
     outcome.seconds += next.elapsed();
   }
+  if (remote) return outcome;
   // Every record, also where the last round trained nothing (its runs finished earlier).
   write_results(outcome.results_path, outcome.records, shared);
   outcome.skipped = static_cast<int64_t>(runs_.size()) - outcome.trained;

@@ -24,7 +24,8 @@
 // (`out` is on a filesystem every rank shares) and writes results.h5, the plots and
 // summary.md. A run that fails stops the study naming the rank and the run; a rank that goes
 // silent (killed, crashed; heartbeats every 0.1 s) is named with the run it held. The files
-// are the one-process study's, bit for bit; Resume works with any N.
+// are the one-process study's, bit for bit; Resume works with any N. With kept_seeds or
+// lr_seeds, rank 0 decides each further round from the records and every rank trains it.
 //
 // Files in `out` (docs/outputs.md):
 //   results.h5                                 every run's log, /runs/<task>/<encoding>/seed<k>/,
@@ -202,6 +203,9 @@ class Study {
   // The runs a further round adds after `records` (one per run of runs_): more_kept_seeds or
   // more_lr_seeds, whichever the study uses. Empty when nothing is to add.
   std::vector<StudyRun> more_seeds(const std::vector<RunRecord>& records) const;
+  // more_seeds, over MPI decided by rank 0 (the only rank with every record; `records` is
+  // read there alone) and sent to every rank, each building the same runs in the same order.
+  std::vector<StudyRun> next_round(const std::vector<RunRecord>& records) const;
   // kept_seeds: for each cell, the next seeds up to its shortfall of learned runs, within
   // max_seeds.
   std::vector<StudyRun> more_kept_seeds(const std::vector<RunRecord>& records) const;

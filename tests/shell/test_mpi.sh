@@ -118,7 +118,25 @@ check "3 ranks and 2 micro-batches: refused (got $rc)" test "$rc" -ne 0
 check "3 ranks and 2 micro-batches: the message says what to pass" grep -q -- "--micro-batches 2 cannot be shared by 3 ranks" "$dir/bad.log"
 check "3 ranks and 2 micro-batches: nothing written" test ! -e "$dir/t3bad/checkpoint.h5"
 
-# ---- 6. commands that run in one process say so ------------------------------------------
+# ---- 6. rounds decided by the runs before: --lr-seeds and --kept-seeds ---------------------
+# Rank 0 alone reads the first round's records; it tells every rank which runs come next
+# (study/study.cpp next_round), so the grid trains and writes the one-process study's runs.
+rates=(compare --tasks shift --encodings rope "${small[@]}" --batch 8 --steps 80 --lrs 1e-2,1e-9 --seeds 2 --lr-seeds 1)
+"$ordo" "${rates[@]}" --out "$dir/lr1" || echo "FAIL: the one-process --lr-seeds study failed"
+check "--lr-seeds: the one-process study trained 3 runs (both rates' seed 0, the chosen rate's seed 1)" \
+  test "$(cd "$dir/lr1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 3
+check "mpirun -np 2 ordo compare --lr-seeds 1 exits 0" mpi 2 "${rates[@]}" --out "$dir/lr2"
+check "2 ranks, --lr-seeds: results.h5 equals the one-process study's" same "$dir/lr1/results.h5" "$dir/lr2/results.h5"
+check "2 ranks, --lr-seeds: every checkpoint equals" same_checkpoints "$dir/lr1" "$dir/lr2"
+kept=(compare --tasks order --encodings none "${small[@]}" --batch 8 --steps 40 --seeds 1 --kept-seeds 2 --max-seeds 3)
+"$ordo" "${kept[@]}" --out "$dir/k1" || echo "FAIL: the one-process --kept-seeds study failed"
+check "--kept-seeds: the one-process study tried 3 seeds (none learned order in 40 steps)" \
+  test "$(cd "$dir/k1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 3
+check "mpirun -np 3 ordo compare --kept-seeds 2 exits 0" mpi 3 "${kept[@]}" --out "$dir/k3"
+check "3 ranks, --kept-seeds: results.h5 equals the one-process study's" same "$dir/k1/results.h5" "$dir/k3/results.h5"
+check "3 ranks, --kept-seeds: every checkpoint equals" same_checkpoints "$dir/k1" "$dir/k3"
+
+# ---- 7. commands that run in one process say so ------------------------------------------
 mpi 2 bench --min-seconds 0.1 >"$dir/bench.log" 2>&1
 check "mpirun ordo bench: refused" grep -q "this command runs in one process" "$dir/bench.log"
 finish
