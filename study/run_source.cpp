@@ -65,9 +65,9 @@ std::exception_ptr QueueSource::failure(const std::string& label, std::exception
   return named("rank 0: ", label, error);
 }
 
-std::exception_ptr QueueSource::finish(bool failed, const std::string& kept) {
+std::exception_ptr QueueSource::finish(bool failed, bool stopped, const std::string& kept) {
   const std::string lost = server_.lost();  // ranks that went silent, with the runs they held
-  server_.send_final(failed || !lost.empty() ? "failed" : interrupt_signal() != 0 ? "stopped" : "ok");
+  server_.send_final(failed || !lost.empty() ? "failed" : stopped ? "stopped" : "ok");
   if (lost.empty()) return nullptr;
   return std::make_exception_ptr(Error(lost + "; " + kept + "; continue with --resume"));
 }
@@ -122,9 +122,9 @@ std::exception_ptr ClientSource::failure(const std::string& label, std::exceptio
 }
 
 // Rank 0 says how the study ended; a signal here, or this rank's own failure, says more.
-std::exception_ptr ClientSource::finish(bool, const std::string&) {
+std::exception_ptr ClientSource::finish(bool, bool stopped, const std::string&) {
   const std::string end = client_.finish();
-  if (end == "ok" || interrupt_signal() != 0) return nullptr;
+  if (end == "ok" || stopped) return nullptr;
   return std::make_exception_ptr(PeerFailure(end));
 }
 

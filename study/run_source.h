@@ -53,12 +53,13 @@ class RunSource {
   // After the workers left: waits for what start() began to end (rank 0's queue serves until
   // every other rank finished or went silent; a remote rank's heartbeat stops).
   virtual void join() {}
-  // Then settles the end with the other ranks. `failed`: this process fails the study; `kept`: "3 of 8 runs finished and kept".
+  // Then settles the end with the other ranks. `failed`: this process fails the study;
+  // `stopped`: a signal stops it (read once by the caller); `kept`: "3 of 8 runs finished and kept".
   // Returns the failure the other ranks make of it, if any: rank 0's word that ranks went
   // silent (and the runs they held); a remote rank's, that rank 0 failed or stopped the study
   // while no signal reached this rank.
-  virtual std::exception_ptr finish(bool failed, const std::string& kept) {
-    (void)failed, (void)kept;
+  virtual std::exception_ptr finish(bool failed, bool stopped, const std::string& kept) {
+    (void)failed, (void)stopped, (void)kept;
     return nullptr;
   }
 };
@@ -87,7 +88,7 @@ class QueueSource : public RunSource {
   void join() override;
   std::optional<size_t> next(int worker) override { return grid_.next(worker); }
   std::exception_ptr failure(const std::string& label, std::exception_ptr error) const override;
-  std::exception_ptr finish(bool failed, const std::string& kept) override;
+  std::exception_ptr finish(bool failed, bool stopped, const std::string& kept) override;
 
  private:
   GridSource grid_;
@@ -109,7 +110,7 @@ class ClientSource : public RunSource {
   bool shows_progress() const override { return false; }
   void step_done(const std::string& status) override EXCLUDES(mu_);
   std::exception_ptr failure(const std::string& label, std::exception_ptr error) const override;
-  std::exception_ptr finish(bool failed, const std::string& kept) override;
+  std::exception_ptr finish(bool failed, bool stopped, const std::string& kept) override;
 
  private:
   QueueClient client_;  // thread-safe: every call sends one message

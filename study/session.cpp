@@ -90,15 +90,19 @@ std::vector<RunRecord> Session::run() {
     failed = failure_ != nullptr;
     kept = std::to_string(runs_done_) + " of " + total_runs_ + " runs finished and kept";
   }
-  const std::exception_ptr ended = source_->finish(failed, kept);  // settled with the other ranks
+  // The signal is read once: rank 0 tells the other ranks "stopped" exactly when it stops
+  // here, so that no rank goes on to a further round that another has left (a signal after
+  // this read stops the next round's runs instead).
+  const int signal = interrupt_signal();
+  const std::exception_ptr ended = source_->finish(failed, signal != 0, kept);  // settled with the other ranks
   MutexLock lock(mu_);
   fail(ended);
   if (failure_) std::rethrow_exception(failure_);
-  if (interrupt_signal() != 0) {
-    if (!shows_progress_) throw Interrupted(interrupt_signal(), signal_name(interrupt_signal()));
+  if (signal != 0) {
+    if (!shows_progress_) throw Interrupted(signal, signal_name(signal));
     const int64_t unfinished = static_cast<int64_t>(runs_.size()) - runs_done_;
-    throw Interrupted(interrupt_signal(),
-                      signal_name(interrupt_signal()) + ": " + std::to_string(runs_done_) + " of " + total_runs_ +
+    throw Interrupted(signal,
+                      signal_name(signal) + ": " + std::to_string(runs_done_) + " of " + total_runs_ +
                           " runs finished, the " + std::to_string(unfinished) +
                           " others checkpointed or not started; continue with --resume");
   }

@@ -253,6 +253,27 @@ const RunLog& StudyRun::finished_log() const {
   return recorded ? *recorded : checkpoint->log;
 }
 
+namespace {
+
+// Over MPI, after a step every rank took (`mine`: its failure, if any): the ranks agree, and
+// one that failed stops them all, the failure said once (rank 0's own, or the failing rank's
+// named by its rank and host; the others stop as its peers). `what`: "set up the study".
+void agree_over_ranks(Cluster& world, std::exception_ptr mine, const std::string& what) {
+  const int64_t all_ok = world.min_over_ranks(mine ? 0 : 1);
+  const int64_t rank0_ok = world.min_over_ranks(world.rank() == 0 ? (mine ? 0 : 1) : 1);
+  if (all_ok) return;
+  if (world.rank() == 0 && mine) std::rethrow_exception(mine);
+  if (world.rank() == 0) throw Error("another rank could not " + what + "; its error is printed above");
+  if (!rank0_ok || !mine) throw PeerFailure("rank 0 or another rank could not " + what);
+  try {
+    std::rethrow_exception(mine);
+  } catch (const Error& e) {
+    throw Error("rank " + std::to_string(world.rank()) + " on " + world.host() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), options_(std::move(options)) {
   Cluster& world = cluster();
   if (!world.distributed()) {
@@ -273,17 +294,7 @@ Study::Study(StudySpec spec, StudyOptions options) : spec_(std::move(spec)), opt
   } catch (...) {
     mine = std::current_exception();
   }
-  const int64_t all_ok = world.min_over_ranks(mine ? 0 : 1);
-  const int64_t rank0_ok = world.min_over_ranks(world.rank() == 0 ? (mine ? 0 : 1) : 1);
-  if (all_ok) return;
-  if (world.rank() == 0 && mine) std::rethrow_exception(mine);
-  if (world.rank() == 0) throw Error("another rank could not set up the study; its error is printed above");
-  if (!rank0_ok || !mine) throw PeerFailure("rank 0 or another rank could not set up the study");
-  try {
-    std::rethrow_exception(mine);
-  } catch (const Error& e) {
-    throw Error("rank " + std::to_string(world.rank()) + " on " + world.host() + ": " + e.what());
-  }
+  agree_over_ranks(world, mine, "set up the study");
 }
 
 void Study::build_runs() {
@@ -474,12 +485,16 @@ std::vector<StudyRun> Study::next_round(const std::vector<RunRecord>& records) c
     // as "cell seed_index" lines ("failed": it could not), which each builds in this order.
     std::vector<StudyRun> more;
     try {
+      // A run that a signal stopped on another rank only is not finished: no round is
+      // decided from its partial curve.
+      for (const StudyRun& r : runs_)
+        ORDO_CHECK(r.finished(), r.label(), " did not finish; continue with --resume");
       more = more_seeds(records);
     } catch (...) {
       for (int r = 1; r < world.size(); ++r) world.send(r, tags::kRound, "failed");
       throw;
     }
-    std::string lines;
+    std::string lines = std::to_string(runs_.size()) + "\n";  // the runs before, as a check
     for (const StudyRun& r : more)
       lines += std::to_string(r.cell) + " " + std::to_string(r.config.seed - spec_.base.seed) + "\n";
     for (int r = 1; r < world.size(); ++r) world.send(r, tags::kRound, lines);
@@ -489,12 +504,15 @@ std::vector<StudyRun> Study::next_round(const std::vector<RunRecord>& records) c
   if (!m || m->bytes == "failed") throw PeerFailure("rank 0 could not decide the study's next round of seeds");
   std::vector<StudyRun> more;
   std::istringstream in(m->bytes);
-  size_t cell = 0;
+  size_t before = 0, cell = 0;
   int64_t seed_index = 0;
+  ORDO_CHECK(in >> before && before == runs_.size(), "study: rank 0's next round follows ", before,
+             " runs, this rank holds ", runs_.size());
   while (in >> cell >> seed_index) {
     ORDO_CHECK(cell < cells_.size(), "study: rank 0 named cell ", cell, " of ", cells_.size());
     more.push_back(make_run(cells_[cell], seed_index));
   }
+  ORDO_CHECK(in.eof(), "study: rank 0's next round could not be read");
   return more;
 }
 
@@ -595,7 +613,24 @@ StudyOutcome Study::run(const StudyProgress& progress) {
   // decided by the runs before it (so the seeds trained do not depend on the schedule).
   // --lr-seeds: one further round, the chosen rates' remaining seeds. Over MPI rank 0
   // decides each round and every rank trains it (next_round).
-  for (std::vector<StudyRun> more = next_round(outcome.records); !more.empty(); more = next_round(outcome.records)) {
+  for (;;) {
+    // The runs trained since they were built are finished: their final checkpoints say so
+    // (a run resumed from a partial checkpoint still holds that one until reloaded). Over
+    // MPI every rank reloads them and builds the next round, and the ranks agree before it
+    // trains (a rank that cannot stops them all, rather than leaving the others waiting).
+    std::vector<StudyRun> more;
+    std::exception_ptr mine;
+    try {
+      for (StudyRun& r : runs_)
+        if (!r.finished() && fs::exists(r.checkpoint_path))
+          r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
+      more = next_round(outcome.records);
+    } catch (...) {
+      mine = std::current_exception();
+    }
+    if (world.distributed()) agree_over_ranks(world, mine, "prepare the study's next round of seeds");
+    else if (mine) std::rethrow_exception(mine);
+    if (more.empty()) break;
     if (progress.message && !remote)
       progress.message(spec_.lr_seeds > 0
                            ? "--lr-seeds: " + std::to_string(more.size()) + " more run(s) at the rates chosen on the "
@@ -603,11 +638,6 @@ StudyOutcome Study::run(const StudyProgress& progress) {
                            : "--kept-seeds: " + std::to_string(more.size()) + " more run(s) for the cells short of " +
                                  std::to_string(spec_.kept_seeds) + " learned");
     for (StudyRun& r : more) runs_.push_back(std::move(r));
-    // The runs trained since they were built are finished: their final checkpoints say so
-    // (a run resumed from a partial checkpoint still holds that one until reloaded).
-    for (StudyRun& r : runs_)
-      if (!r.finished() && fs::exists(r.checkpoint_path))
-        r.checkpoint = std::make_shared<Checkpoint>(load_checkpoint(r.checkpoint_path));
     int64_t left = 0;
     for (const StudyRun& r : runs_) left += r.finished() ? 0 : 1;
     if (world.distributed()) left = std::max<int64_t>(1, left / world.size());

@@ -121,10 +121,11 @@ check "3 ranks and 2 micro-batches: nothing written" test ! -e "$dir/t3bad/check
 # ---- 6. rounds decided by the runs before: --lr-seeds and --kept-seeds ---------------------
 # Rank 0 alone reads the first round's records; it tells every rank which runs come next
 # (study/study.cpp next_round), so the grid trains and writes the one-process study's runs.
-rates=(compare --tasks shift --encodings rope "${small[@]}" --batch 8 --steps 80 --lrs 1e-2,1e-9 --seeds 2 --lr-seeds 1)
+# Each second round holds 2 runs or more, so that a rank other than 0 trains one of them.
+rates=(compare --tasks shift --encodings rope "${small[@]}" --batch 8 --steps 80 --lrs 1e-2,1e-9 --seeds 3 --lr-seeds 1)
 "$ordo" "${rates[@]}" --out "$dir/lr1" || echo "FAIL: the one-process --lr-seeds study failed"
-check "--lr-seeds: the one-process study trained 3 runs (both rates' seed 0, the chosen rate's seed 1)" \
-  test "$(cd "$dir/lr1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 3
+check "--lr-seeds: the one-process study trained 4 runs (both rates' seed 0, the chosen rate's seeds 1 and 2)" \
+  test "$(cd "$dir/lr1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 4
 check "mpirun -np 2 ordo compare --lr-seeds 1 exits 0" mpi 2 "${rates[@]}" --out "$dir/lr2"
 check "2 ranks, --lr-seeds: results.h5 equals the one-process study's" same "$dir/lr1/results.h5" "$dir/lr2/results.h5"
 check "2 ranks, --lr-seeds: every checkpoint equals" same_checkpoints "$dir/lr1" "$dir/lr2"
