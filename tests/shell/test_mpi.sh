@@ -122,20 +122,20 @@ check "3 ranks and 2 micro-batches: nothing written" test ! -e "$dir/t3bad/check
 # Rank 0 alone reads the first round's records; it tells every rank which runs come next
 # (study/study.cpp next_round), so the grid trains and writes the one-process study's runs.
 # Each second round holds 2 runs or more, so that a rank other than 0 trains one of them.
-rates=(compare --tasks shift --encodings rope "${small[@]}" --batch 8 --steps 80 --lrs 1e-2,1e-9 --seeds 3 --lr-seeds 1)
-"$ordo" "${rates[@]}" --out "$dir/lr1" || echo "FAIL: the one-process --lr-seeds study failed"
-check "--lr-seeds: the one-process study trained 4 runs (both rates' seed 0, the chosen rate's seeds 1 and 2)" \
-  test "$(cd "$dir/lr1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 4
-check "mpirun -np 2 ordo compare --lr-seeds 1 exits 0" mpi 2 "${rates[@]}" --out "$dir/lr2"
-check "2 ranks, --lr-seeds: results.h5 equals the one-process study's" same "$dir/lr1/results.h5" "$dir/lr2/results.h5"
-check "2 ranks, --lr-seeds: every checkpoint equals" same_checkpoints "$dir/lr1" "$dir/lr2"
-kept=(compare --tasks order --encodings none "${small[@]}" --batch 8 --steps 40 --seeds 1 --kept-seeds 2 --max-seeds 3)
-"$ordo" "${kept[@]}" --out "$dir/k1" || echo "FAIL: the one-process --kept-seeds study failed"
-check "--kept-seeds: the one-process study tried 3 seeds (none learned order in 40 steps)" \
-  test "$(cd "$dir/k1/checkpoints" && find . -name '*.h5' | wc -l)" -eq 3
-check "mpirun -np 3 ordo compare --kept-seeds 2 exits 0" mpi 3 "${kept[@]}" --out "$dir/k3"
-check "3 ranks, --kept-seeds: results.h5 equals the one-process study's" same "$dir/k1/results.h5" "$dir/k3/results.h5"
-check "3 ranks, --kept-seeds: every checkpoint equals" same_checkpoints "$dir/k1" "$dir/k3"
+rounds() {  # LABEL DIR RUNS RANKS ARGS...: one process, then RANKS ranks, the same files
+  local label=$1 name=$2 runs=$3 n=$4
+  shift 4
+  "$ordo" "$@" --out "$dir/${name}1" || echo "FAIL: the one-process $label study failed"
+  check "$label: the one-process study trained $runs runs" \
+    test "$(cd "$dir/${name}1/checkpoints" && find . -name '*.h5' | wc -l)" -eq "$runs"
+  check "mpirun -np $n ordo compare $label exits 0" mpi "$n" "$@" --out "$dir/${name}$n"
+  check "$n ranks, $label: results.h5 equals the one-process study's" same "$dir/${name}1/results.h5" "$dir/${name}$n/results.h5"
+  check "$n ranks, $label: every checkpoint equals" same_checkpoints "$dir/${name}1" "$dir/${name}$n"
+}
+# Both rates' seed 0, then the chosen rate's seeds 1 and 2.
+rounds "--lr-seeds 1" lr 4 2 compare --tasks shift --encodings rope "${small[@]}" --batch 8 --steps 80 --lrs 1e-2,1e-9 --seeds 3 --lr-seeds 1
+# Seed 0, then seeds 1 and 2 (none learns order in 40 steps).
+rounds "--kept-seeds 2" kept 3 3 compare --tasks order --encodings none "${small[@]}" --batch 8 --steps 40 --seeds 1 --kept-seeds 2 --max-seeds 3
 
 # ---- 7. commands that run in one process say so ------------------------------------------
 mpi 2 bench --min-seconds 0.1 >"$dir/bench.log" 2>&1
